@@ -1,0 +1,54 @@
+"""The HTTP edge: marshmallow schemas, one blueprint per resource, one error shape."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+from api.errors import register_error_handlers
+from api.games import blp as games_blueprint
+from api.health import blp as health_blueprint
+
+
+def init_api(app: Flask) -> Api:
+    """Attach the API, its OpenAPI document (``/openapi.json``) and docs (``/docs``) to ``app``."""
+    import swagger_ui_bundle
+
+    app.config.update(
+        API_TITLE="Orrery",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Orrery is an event-sourced game server. Every accepted move is an immutable event; "
+                    "every read goes through the requester's view. Authenticate with "
+                    "`Authorization: Bearer <token>` (a seat's token, or the creator's). "
+                    "Every error has the shape `{\"error\": {\"code\": ..., \"message\": ...}}`."
+                )
+            },
+            "components": {
+                "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            },
+        },
+    )
+    api = Api(app)
+    api.register_blueprint(games_blueprint)
+    api.register_blueprint(health_blueprint)
+    app.add_url_rule(
+        "/docs/assets/<path:filename>",
+        "swagger_ui_assets",
+        lambda filename: _send_asset(swagger_ui_bundle.swagger_ui_path, filename),
+    )
+    register_error_handlers(app)
+    return api
+
+
+def _send_asset(folder: str, filename: str):  # type: ignore[no-untyped-def]
+    from flask import send_from_directory
+
+    return send_from_directory(folder, filename)

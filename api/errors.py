@@ -1,0 +1,76 @@
+"""One JSON error shape for every failure: ``{"error": {"code": ..., "message": ...}}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from domain.contract import RuleError
+from events.service import ServiceError
+
+RULE_STATUS = {"not_your_turn": 403, "game_over": 423}
+"""HTTP status of a rule error by code; any other rule error is a 422."""
+
+HTTP_CODES = {
+    400: ("bad_request", "The request could not be read."),
+    401: ("unauthorized", "A valid bearer token is required."),
+    403: ("forbidden", "This token may not do that."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not take that method."),
+    413: ("body_too_large", "The request body is larger than this server accepts."),
+    415: ("unsupported_media_type", "Send the body as application/json."),
+    422: ("invalid_body", "The request body is not valid."),
+    429: ("too_many_requests", "Too many requests; slow down."),
+    500: ("internal_error", "The server failed to handle this request."),
+}
+
+
+def error_response(status: int, code: str, message: str, **details: Any) -> tuple[Response, int]:
+    """The one error shape."""
+    return jsonify({"error": {"code": code, "message": message, **details}}), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Map domain, service and HTTP errors to the error shape."""
+
+    @app.errorhandler(RuleError)
+    def rule_error(error: RuleError) -> tuple[Response, int]:
+        return error_response(RULE_STATUS.get(error.code, 422), error.code, str(error))
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError) -> tuple[Response, int]:
+        return error_response(error.status, error.code, str(error), **error.details)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[Response, int]:
+        status = error.code or 500
+        code, message = HTTP_CODES.get(status, ("http_error", error.description or "HTTP error"))
+        messages = (getattr(error, "data", None) or {}).get("messages")
+        if status == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH")
+            message = f"The request body is larger than the {limit} bytes this server accepts."
+        if messages is not None:
+            if "Invalid JSON body." in str(messages):
+                return error_response(400, "malformed_json", "The request body is not valid JSON.")
+            fields = messages.get("json", messages) if isinstance(messages, dict) else messages
+            return error_response(400, "invalid_body", f"The request body is not valid: {_describe(fields)}", fields=fields)
+        return error_response(status, code, message)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> tuple[Response, int]:
+        app.logger.exception("unhandled error")
+        return error_response(500, "internal_error", "The server failed to handle this request.")
+
+
+def _describe(fields: Any) -> str:
+    if isinstance(fields, dict):
+        parts = []
+        for name, problem in fields.items():
+            text = _describe(problem)
+            parts.append(text if name == "_schema" else f"{name}: {text}")
+        return "; ".join(parts)
+    if isinstance(fields, list):
+        return " ".join(str(p) for p in fields)
+    return str(fields)

@@ -1,0 +1,194 @@
+"""``/v1/games``: create, list, read, move, and read events and past states."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from domain.contract import Role, Viewer
+from events.service import Forbidden, GameService, InvalidRequest, Record, SeatSpec, Unauthorized
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
+
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
+BEARER = [{"bearer": []}]
+
+
+def service() -> GameService:
+    return current_app.extensions["orrery.service"]  # type: ignore[no-any-return]
+
+
+def bearer_token() -> str | None:
+    """The bearer token of the request, if any."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("send the token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def seat_of(game_id: str) -> int:
+    """The seat whose token the request carries, or a 401/403."""
+    viewer = service().viewer_for(game_id, bearer_token())
+    if viewer is Role.SPECTATOR:
+        raise Unauthorized("this needs a seat's token: 'Authorization: Bearer <token>'")
+    if not isinstance(viewer, int):
+        raise Forbidden("the creator's token reads and audits; only a seat's token can do this")
+    return viewer
+
+
+def summary(record: Record) -> dict[str, Any]:
+    result = None
+    if record.outcome is not None:
+        scored = record.scored
+        result = {
+            "winners": list(record.outcome.winners),
+            "draw": record.outcome.draw,
+            "reason": record.outcome.reason,
+            "scored": scored is not None,
+            "scores": None if scored is None else scored.scores,
+        }
+    return {
+        "id": record.game_id,
+        "game": record.game.name,
+        "status": record.status,
+        "version": record.version,
+        "created_at": record.created_ms,
+        "seats": [{"index": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(record.created.seats)],
+        "to_act": sorted(record.game.to_act(record.state)) if not record.over else [],
+        "result": result,
+    }
+
+
+def detail(record: Record, viewer: Viewer) -> dict[str, Any]:
+    return summary(record) | {"state": service().view(record, viewer), "seed_sha256": record.created.seed_sha256}
+
+
+def etagged(body: dict[str, Any], version: int) -> Any:
+    """A 200 with the version as ETag, or a 304 when the client has it already."""
+    etag = f'"{version}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        return "", 304, {"ETag": etag, "Vary": "Authorization"}
+    return body, 200, {"ETag": etag, "Vary": "Authorization"}
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(schemas.CreateGameRequest)
+    @blp.response(201, schemas.CreatedGame)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game.
+
+        Human seats get a secret token, shown only in this response; so does the
+        creator, whose token can read the full log once the game is over.
+        """
+        seats = [SeatSpec(s["name"], s["bot"]) for s in body["seats"]]
+        seed = None if body["seed"] is None else body["seed"].encode()
+        created = service().create(body["game"], seats, body["options"], seed)
+        out = detail(created.record, Role.SPECTATOR)
+        for seat in out["seats"]:
+            seat["token"] = created.seat_tokens.get(seat["index"])
+        return out | {"creator_token": created.creator_token}
+
+    @blp.arguments(schemas.ListQuery, location="query")
+    @blp.response(200, schemas.GameList)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first, filtered by game and status. Pass `next_cursor` back as `cursor`."""
+        before = None
+        if query["cursor"] is not None:
+            match = re.fullmatch(r"(\d+)\.([0-9a-f]+)", query["cursor"])
+            if match is None:
+                raise InvalidRequest("cursor must be a next_cursor value from a previous page", field="cursor")
+            before = (int(match[1]), match[2])
+        records = list(service().list(game=query["game"], status=query["status"], limit=query["limit"], before=before))
+        next_cursor = None
+        if len(records) == query["limit"]:
+            last = records[-1]
+            next_cursor = f"{last.created_ms}.{last.game_id}"
+        return {"games": [summary(r) for r in records], "next_cursor": next_cursor}
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.response(200, schemas.Game)
+    @blp.doc(security=BEARER)
+    def get(self, game_id: str) -> Any:
+        """Read a game as the requester sees it: a seat with its token, a spectator without one."""
+        viewer = service().viewer_for(game_id, bearer_token())
+        record = service().head(game_id)
+        return etagged(detail(record, viewer), record.version)
+
+
+@blp.route("/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(schemas.MoveRequest)
+    @blp.response(201, schemas.MoveResult)
+    @blp.doc(
+        security=BEARER,
+        parameters=[{"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}, "required": False,
+                     "description": "Retrying with the same key returns the first result and appends nothing."}],
+    )
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Make a move with a seat's token. An error appends nothing."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY.match(key):
+            raise InvalidRequest("Idempotency-Key must be 1 to 200 letters, digits or . _ : -", field="Idempotency-Key")
+        seat = seat_of(game_id)
+        result = service().submit(
+            game_id, seat, body["move"], expected_version=body["expected_version"], idempotency_key=key
+        )
+        events = [service().project(result.record, e, seat) for e in result.events]
+        version = events[-1]["version"] if result.duplicate and events else result.record.version
+        headers = {"Idempotent-Replayed": "true"} if result.duplicate else {}
+        return {"version": version, "events": events, "duplicate": result.duplicate}, 201, headers
+
+
+@blp.route("/<game_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.arguments(schemas.LegalMovesQuery, location="query")
+    @blp.response(200, schemas.LegalMoves)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The legal moves of the token's seat, in the form the moves endpoint takes."""
+        seat = seat_of(game_id)
+        record = service().head(game_id)
+        moves = [] if record.over else list(itertools.islice(record.game.legal_moves(record.state, seat), query["limit"] + 1))
+        return {"seat": seat, "version": record.version, "moves": moves[: query["limit"]],
+                "truncated": len(moves) > query["limit"]}
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.response(200, schemas.EventPage)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The events after version `after`, as the requester may see them."""
+        viewer = service().viewer_for(game_id, bearer_token())
+        record = service().head(game_id)
+        envelopes = service().events(game_id, after=query["after"], limit=query["limit"])
+        return {"version": record.version, "events": [service().project(record, e, viewer) for e in envelopes]}
+
+
+@blp.route("/<game_id>/state")
+class State(MethodView):
+    @blp.arguments(schemas.StateQuery, location="query")
+    @blp.response(200, schemas.StateAt)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The requester's view of the state at version `at` (the newest without it)."""
+        viewer = service().viewer_for(game_id, bearer_token())
+        head = service().head(game_id)
+        record = head if query["at"] is None else service().at(game_id, query["at"])
+        if viewer is Role.AUDITOR and not head.over:
+            viewer = Role.SPECTATOR
+        state = record.game.view(record.state, viewer)
+        return etagged({"version": record.version, "state": state}, record.version)

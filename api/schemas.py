@@ -1,0 +1,149 @@
+"""Marshmallow schemas of the API's requests and responses, built once."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+NAME = validate.Length(min=1, max=64)
+
+
+class SeatRequest(Schema):
+    name = fields.String(required=True, validate=NAME, metadata={"description": "The seat's display name."})
+    bot = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "Makes the seat a bot, e.g. `{\"builtin\": \"random\"}`. Omit for a human seat."},
+    )
+
+
+class CreateGameRequest(Schema):
+    game = fields.String(required=True, metadata={"description": "The game's name, e.g. `homeworlds`."})
+    seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(min=1, max=16))
+    options = fields.Dict(load_default=dict, metadata={"description": "The game's options; see each game's option list."})
+    seed = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "A seed for the game's randomness (for tests and tournaments). "
+                  "Only its sha256 is public until the game ends. Omit it and the server draws one."},
+    )
+
+
+class Seat(Schema):
+    index = fields.Integer(required=True)
+    name = fields.String(required=True)
+    bot = fields.Dict(allow_none=True)
+
+
+class SeatWithToken(Seat):
+    token = fields.String(allow_none=True, metadata={"description": "The seat's secret; shown only in this response."})
+
+
+class Result(Schema):
+    winners = fields.List(fields.Integer(), required=True)
+    draw = fields.Boolean(required=True)
+    reason = fields.String(required=True, metadata={"description": "e.g. elimination, resignation, agreement, timeout, score"})
+    scored = fields.Boolean(required=True, metadata={"description": "Whether GameScored has been appended yet."})
+    scores = fields.Dict(allow_none=True)
+
+
+class GameSummary(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    version = fields.Integer(required=True)
+    created_at = fields.Integer(required=True, metadata={"description": "Milliseconds since the epoch."})
+    seats = fields.List(fields.Nested(Seat), required=True)
+    to_act = fields.List(fields.Integer(), required=True, metadata={"description": "The seats that must act now."})
+    result = fields.Nested(Result, allow_none=True)
+
+
+class Game(GameSummary):
+    state = fields.Raw(required=True, metadata={"description": "The game's state as the requester may see it."})
+    seed_sha256 = fields.String(required=True, metadata={"description": "The commitment to the game's seed."})
+
+
+class CreatedGame(Game):
+    seats = fields.List(fields.Nested(SeatWithToken), required=True)  # type: ignore[assignment]
+    creator_token = fields.String(
+        required=True, metadata={"description": "The owner's and auditor's secret; shown only in this response."}
+    )
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(GameSummary), required=True)
+    next_cursor = fields.String(allow_none=True)
+
+
+class ListQuery(Schema):
+    game = fields.String(load_default=None)
+    status = fields.String(load_default=None, validate=validate.OneOf(["active", "finished"]))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(load_default=None)
+
+
+class MoveRequest(Schema):
+    move = fields.Raw(
+        required=True,
+        allow_none=False,
+        metadata={"description": "The move: a string in the game's notation, or its JSON form."},
+    )
+    expected_version = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        metadata={"description": "The version the move was decided at; a mismatch is a 409. "
+                  "Omit it to let the server retry on concurrent moves."},
+    )
+
+
+class Event(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    seat = fields.Integer(allow_none=True)
+    recorded_at = fields.Integer(required=True)
+    payload = fields.Dict(required=True)
+    redacted = fields.Boolean(required=True, metadata={"description": "True when this viewer sees only a redacted payload."})
+    event_id = fields.String()
+    hash = fields.String(metadata={"description": "sha256 of the previous hash and this event's canonical body."})
+
+
+class MoveResult(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+    duplicate = fields.Boolean(required=True, metadata={"description": "True when an Idempotency-Key replayed the first result."})
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class EventPage(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's current version."})
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class StateQuery(Schema):
+    at = fields.Integer(load_default=None, validate=validate.Range(min=1))
+
+
+class StateAt(Schema):
+    version = fields.Integer(required=True)
+    state = fields.Raw(required=True)
+
+
+class LegalMovesQuery(Schema):
+    limit = fields.Integer(load_default=1000, validate=validate.Range(min=1, max=100_000))
+
+
+class LegalMoves(Schema):
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    moves = fields.List(fields.Raw(), required=True)
+    truncated = fields.Boolean(required=True, metadata={"description": "True when more moves exist than `limit`."})
+
+
+class Health(Schema):
+    redis = fields.String(required=True)
+    worker = fields.String(required=True)
+    games = fields.List(fields.String(), required=True)

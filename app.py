@@ -1,0 +1,226 @@
+"""Orrery's composition root: settings, the Flask app factory, the Celery app
+and the ``orrery`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import functools
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import redis
+from celery import Celery
+from flask import Flask
+
+from domain import contract
+
+BUILTIN_GAMES: tuple[str, ...] = ()
+"""The games every server hosts, as ``module:attribute`` of a contract.Game."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything configurable, read from the environment."""
+
+    redis_url: str | None
+    namespace: str = "orrery"
+    queue: str = "orrery"
+    snapshot_every: int = 50
+    max_body_bytes: int = 64 * 1024
+    games: tuple[str, ...] = ()
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        namespace = env.get("ORRERY_NAMESPACE", "orrery")
+        return cls(
+            redis_url=env.get("REDIS_URL") or None,
+            namespace=namespace,
+            queue=env.get("ORRERY_QUEUE", namespace),
+            snapshot_every=int(env.get("ORRERY_SNAPSHOT_EVERY", "50")),
+            max_body_bytes=int(env.get("ORRERY_MAX_BODY_BYTES", str(64 * 1024))),
+            games=tuple(g for g in env.get("ORRERY_GAMES", "").split(",") if g),
+        )
+
+    def require_redis(self) -> str:
+        if not self.redis_url:
+            raise RuntimeError("REDIS_URL is not set. `orrery up` (or `make run`) starts an embedded Redis and sets it.")
+        return self.redis_url
+
+
+def load_games(settings: Settings) -> list[str]:
+    """Register the built-in games and any named in ``ORRERY_GAMES``."""
+    for spec in (*BUILTIN_GAMES, *settings.games):
+        module, _, attribute = spec.partition(":")
+        game = getattr(importlib.import_module(module), attribute or "GAME")
+        contract.register(game)
+    return contract.names()
+
+
+@functools.cache
+def redis_client(url: str) -> redis.Redis:
+    """One connection pool per URL and process."""
+    return redis.Redis.from_url(url, health_check_interval=30)
+
+
+def build_service(settings: Settings) -> Any:
+    """The game service over the configured Redis, wired to wake the workers."""
+    from events.keys import Keyspace
+    from events.service import GameService
+    from events.store import EventStore
+    from workers.tasks import wake_relay
+
+    load_games(settings)
+    store = EventStore(redis_client(settings.require_redis()), Keyspace(settings.namespace))
+    return GameService(store, snapshot_every=settings.snapshot_every, on_append=wake_relay)
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    """The Flask application: the JSON API, its OpenAPI document and docs."""
+    from api import init_api
+
+    settings = settings or Settings.from_env()
+    app = Flask("orrery")
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+    app.extensions["orrery.settings"] = settings
+    app.extensions["orrery.service"] = build_service(settings)
+    init_api(app)
+    return app
+
+
+def make_celery(settings: Settings) -> Celery:
+    """The Celery app. Tasks are at-least-once and idempotent by construction."""
+    visibility_timeout = 3600
+    app = Celery("orrery", broker=settings.redis_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,
+        task_default_queue=settings.queue,
+        broker_transport_options={"visibility_timeout": visibility_timeout, "global_keyprefix": f"{settings.namespace}:celery:"},
+        result_backend_transport_options={"visibility_timeout": visibility_timeout},
+        broker_connection_retry_on_startup=True,
+        worker_send_task_events=False,
+        beat_schedule={"relay-outbox": {"task": "workers.tasks.relay_outbox", "schedule": 1.0}},
+        timezone="UTC",
+    )
+    app.conf["orrery_settings"] = settings
+    return app
+
+
+celery = make_celery(Settings.from_env())
+
+
+# --- The command line ----------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``orrery up`` runs the service; ``orrery transcripts check`` checks game records."""
+    parser = argparse.ArgumentParser(prog="orrery", description="Orrery, an event-sourced game server.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    up_parser = commands.add_parser("up", help="start Redis (embedded unless REDIS_URL is set), a worker, beat and the API")
+    up_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    up_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    up_parser.add_argument("--data-dir", default=os.environ.get("ORRERY_DATA_DIR", "var"))
+    transcripts = commands.add_parser("transcripts", help="work with game transcripts")
+    transcript_commands = transcripts.add_subparsers(dest="transcripts_command", required=True)
+    check = transcript_commands.add_parser("check", help="replay transcripts and report each file's result")
+    check.add_argument("--game", required=True)
+    check.add_argument("paths", nargs="+")
+    args = parser.parse_args(argv)
+    if args.command == "up":
+        return up(args.host, args.port, Path(args.data_dir))
+    return check_transcripts(args.game, args.paths)
+
+
+def check_transcripts(game: str, paths: list[str]) -> int:
+    checkers = {"homeworlds": "domain.homeworlds.transcripts"}
+    if game not in checkers:
+        print(f"orrery: no transcript checker for {game!r}; known: {', '.join(checkers)}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(checkers[game])
+    return int(module.main(paths))
+
+
+def up(host: str, port: int, data_dir: Path) -> int:
+    """Run the whole service in the foreground until Ctrl-C or SIGTERM."""
+    from events.embedded import EmbeddedRedis
+
+    env = dict(os.environ)
+    embedded = None
+    if not env.get("REDIS_URL"):
+        redis_port = int(env.get("ORRERY_REDIS_PORT", "0")) or None
+        embedded = EmbeddedRedis(data_dir / "redis", port=redis_port).start()
+        env["REDIS_URL"] = embedded.url
+        print(f"orrery: embedded Redis on {embedded.url}, data in {data_dir / 'redis'}", flush=True)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    python = sys.executable
+    commands = {
+        "worker": [python, "-m", "celery", "-A", "app:celery", "worker", "--loglevel=INFO", "--concurrency=2",
+                   "--hostname", f"orrery-worker-{os.getpid()}@%h"],
+        "beat": [python, "-m", "celery", "-A", "app:celery", "beat", "--loglevel=INFO",
+                 "--schedule", str(data_dir / "celerybeat-schedule")],
+        "api": [python, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", "2", "--threads", "4",
+                "--graceful-timeout", "5", "app:create_app()"],
+    }
+    stopping = False
+
+    def request_stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    children: dict[str, subprocess.Popen[bytes]] = {}
+    status = 0
+    try:
+        for name, command in commands.items():
+            children[name] = subprocess.Popen(command, env=env, start_new_session=True)
+        print(f"orrery: API on http://{host}:{port}  docs at http://{host}:{port}/docs  (Ctrl-C stops everything)",
+              flush=True)
+        while not stopping:
+            exited = [name for name, child in children.items() if child.poll() is not None]
+            if exited:
+                print(f"orrery: {', '.join(exited)} stopped unexpectedly; shutting down", file=sys.stderr, flush=True)
+                status = 1
+                break
+            time.sleep(0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        _stop_all(list(children.values()))
+        if embedded is not None:
+            embedded.stop()
+    print("orrery: stopped", flush=True)
+    return status
+
+
+def _stop_all(children: list[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
+    for child in children:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    for child in children:
+        try:
+            child.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure rules of every game Orrery hosts. Imports only the standard library."""

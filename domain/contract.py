@@ -1,0 +1,354 @@
+"""The contract every game implements, and the registry of games by name.
+
+A game is pure rules: it never does I/O and never calls ``random`` by itself.
+The service drives it like this::
+
+    state = game.initial(seats, options)            # before any event
+    for event in game.setup(state, seed):           # the deal, derived from the seed
+        state = game.evolve(state, event)
+    events = game.decide(state, seat, move)         # validates; raises RuleError
+    for event in events:
+        state = game.evolve(state, event)           # applies without validating
+
+A state is always ``fold(game.evolve, events, game.initial(seats, options))``.
+
+Events are frozen dataclasses derived from :class:`Event`. Their fields hold
+JSON-compatible values only (``str``, ``int``, ``bool``, ``None``, string
+enums, tuples of those, and tuples of tuples); :func:`encode_event` and
+:func:`decode_event` turn them into ``(type, payload)`` pairs and back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import hashlib
+import random
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
+
+JSON = Any
+"""A value that ``json.dumps`` accepts: dicts, lists, strings, ints, bools and None."""
+
+S = TypeVar("S")
+
+
+class Role(enum.Enum):
+    """Viewers that are not seats."""
+
+    SPECTATOR = "spectator"
+    AUDITOR = "auditor"
+
+
+Viewer = int | Role
+"""A seat index (0-based), a spectator or the auditor."""
+
+
+# --- Errors -----------------------------------------------------------------
+
+
+class RuleError(ValueError):
+    """A move or an option that the rules reject, with a reason a player can read.
+
+    ``code`` is machine-readable and stable; ``str(error)`` is the sentence.
+    """
+
+    code: ClassVar[str] = "illegal_move"
+
+
+class IllegalMoveError(RuleError):
+    """A well-formed move that the rules forbid in this position."""
+
+    code = "illegal_move"
+
+
+class InvalidMoveError(RuleError):
+    """A move that cannot be read at all (bad syntax, unknown verb, wrong shape)."""
+
+    code = "invalid_move"
+
+
+class NotYourTurnError(RuleError):
+    """The seat may not act now."""
+
+    code = "not_your_turn"
+
+
+class GameOverError(RuleError):
+    """The game has ended; no more moves are taken."""
+
+    code = "game_over"
+
+
+class InvalidOptionError(RuleError):
+    """A game option that is unknown, of the wrong type or out of range."""
+
+    code = "invalid_option"
+
+
+# --- Events -----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Visibility:
+    """Who may read an event's payload.
+
+    ``seats`` is None when everyone may; otherwise only those seats may (and
+    the auditor once the game is over). Everyone else sees ``redacted``
+    in place of the payload.
+    """
+
+    seats: frozenset[int] | None = None
+    redacted: Mapping[str, JSON] = dataclasses.field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return self.seats is None
+
+    def allows(self, viewer: Viewer, *, game_over: bool) -> bool:
+        """Whether ``viewer`` may read the full payload."""
+        if self.seats is None:
+            return True
+        if viewer is Role.AUDITOR:
+            return game_over
+        return isinstance(viewer, int) and viewer in self.seats
+
+
+PUBLIC = Visibility()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every domain event. Subclasses are frozen, slotted dataclasses
+    named in the past tense (``ShipBuilt``, ``TilePlaced``)."""
+
+    def visibility(self) -> Visibility:
+        """Who may read this event. Public unless a subclass says otherwise."""
+        return PUBLIC
+
+
+def encode_event(event: Event) -> tuple[str, dict[str, JSON]]:
+    """The event as ``(type, payload)``, ready for canonical JSON."""
+    payload = {f.name: _to_json(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return type(event).__name__, payload
+
+
+def decode_event(types: Mapping[str, type[Event]], type_name: str, payload: Mapping[str, JSON]) -> Event:
+    """Rebuild an event from ``(type, payload)`` with its plain constructor."""
+    try:
+        cls = types[type_name]
+    except KeyError:
+        raise ValueError(f"unknown event type {type_name!r}") from None
+    converters = _field_converters(cls)
+    return cls(**{name: converters[name](value) for name, value in payload.items()})
+
+
+def event_types(*classes: type[Event]) -> dict[str, type[Event]]:
+    """A registry of event classes by type name, for :func:`decode_event`."""
+    return {cls.__name__: cls for cls in classes}
+
+
+def _to_json(value: Any) -> JSON:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (tuple, list, frozenset)):
+        items = sorted(value) if isinstance(value, frozenset) else value
+        return [_to_json(v) for v in items]
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, float):
+        raise TypeError("event payloads hold no floats")
+    return value
+
+
+@functools.cache
+def _field_converters(cls: type[Event]) -> dict[str, Callable[[Any], Any]]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: _converter(hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+def _converter(hint: Any) -> Callable[[Any], Any]:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        convert = _converter(inner[0]) if len(inner) == 1 else _identity
+        return lambda v: None if v is None else convert(v)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _converter(args[0])
+            return lambda v: tuple(item(x) for x in v)
+        items = [_converter(a) for a in args]
+        return lambda v: tuple(c(x) for c, x in zip(items, v, strict=True))
+    if origin is frozenset:
+        item = _converter(args[0]) if args else _identity
+        return lambda v: frozenset(item(x) for x in v)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint
+    return _identity
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+# --- Options ----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Option:
+    """One game option: its name, JSON type, default and bounds.
+
+    ``kind`` is one of ``bool``, ``int``, ``str``, ``list`` or ``dict``.
+    ``check``, when given, validates the value further and returns an error
+    sentence, or None when the value is good.
+    """
+
+    name: str
+    kind: type
+    default: JSON
+    description: str
+    choices: tuple[JSON, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    check: Callable[[JSON], str | None] | None = None
+
+    def validate(self, value: JSON) -> JSON:
+        """Return ``value`` if it is acceptable, else raise :class:`InvalidOptionError`."""
+        ok_type = isinstance(value, self.kind) and not (self.kind is int and isinstance(value, bool))
+        if not ok_type:
+            raise InvalidOptionError(f"option {self.name!r} must be of type {self.kind.__name__}, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise InvalidOptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptionError(f"option {self.name!r} must be at least {self.minimum}, not {value!r}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidOptionError(f"option {self.name!r} must be at most {self.maximum}, not {value!r}")
+        if self.check is not None and (problem := self.check(value)) is not None:
+            raise InvalidOptionError(f"option {self.name!r}: {problem}")
+        return value
+
+
+def parse_options(options: Sequence[Option], raw: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Validate ``raw`` against ``options`` and fill in defaults.
+
+    >>> parse_options([Option("size", int, 3, "board size", minimum=3)], {})
+    {'size': 3}
+    """
+    known = {o.name: o for o in options}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        names = ", ".join(sorted(known)) or "none"
+        raise InvalidOptionError(f"unknown option {unknown[0]!r}; this game's options are: {names}")
+    return {o.name: o.validate(raw[o.name]) if o.name in raw else o.default for o in options}
+
+
+# --- Outcome ----------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended. ``winners`` is empty for a draw (or a game everyone lost)."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def draw(self) -> bool:
+        return not self.winners
+
+
+# --- Randomness ---------------------------------------------------------------
+
+
+def rng(seed: bytes, label: str) -> random.Random:
+    """A generator derived from the game's seed and a purpose label.
+
+    Every shuffle and draw of a game comes from one of these, so anyone who
+    learns the seed at the end can derive them again.
+    """
+    return random.Random(hashlib.sha256(seed + b"\x00" + label.encode()).digest())
+
+
+# --- The contract -----------------------------------------------------------
+
+
+@runtime_checkable
+class Game(Protocol, Generic[S]):
+    """What the service needs of a game. Implementations are stateless objects."""
+
+    name: str
+    """The game's name in the API, e.g. ``"homeworlds"``."""
+    rules_version: str
+    """Bumped whenever a rule change would fold old events differently."""
+    seat_counts: range
+    """How many seats the game allows."""
+    options: Sequence[Option]
+    events: Mapping[str, type[Event]]
+    """Every event type of the game, by type name."""
+
+    def initial(self, seats: int, options: Mapping[str, JSON]) -> S:
+        """The state before any event, for validated ``options``."""
+        ...
+
+    def setup(self, state: S, seed: bytes) -> list[Event]:
+        """The events that deal the game; every random outcome derives from ``seed``."""
+        ...
+
+    def decide(self, state: S, seat: int, move: JSON) -> list[Event]:
+        """Validate ``move`` by ``seat`` and return its events, or raise :class:`RuleError`."""
+        ...
+
+    def evolve(self, state: S, event: Event) -> S:
+        """Apply one event without validating it."""
+        ...
+
+    def legal_moves(self, state: S, seat: int) -> Iterable[JSON]:
+        """Every move ``seat`` may make now, in the form :meth:`decide` takes."""
+        ...
+
+    def to_act(self, state: S) -> frozenset[int]:
+        """The seats that must act now; empty once the game is over."""
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+        ...
+
+    def scores(self, state: S) -> dict[str, JSON]:
+        """The final scoring of a finished game, broken down per seat."""
+        ...
+
+    def view(self, state: S, viewer: Viewer) -> JSON:
+        """The state as ``viewer`` may see it, as JSON."""
+        ...
+
+
+def fold(game: Game[S], state: S, events: Iterable[Event]) -> S:
+    """Apply ``events`` to ``state`` in order."""
+    return functools.reduce(game.evolve, events, state)
+
+
+# --- Registry -----------------------------------------------------------------
+
+_registry: dict[str, Game[Any]] = {}
+
+
+def register(game: Game[Any]) -> Game[Any]:
+    """Make ``game`` available under ``game.name``."""
+    _registry[game.name] = game
+    return game
+
+
+def get(name: str) -> Game[Any]:
+    """The game called ``name``; raises KeyError if there is none."""
+    return _registry[name]
+
+
+def names() -> list[str]:
+    """The names of every registered game."""
+    return sorted(_registry)

@@ -1,0 +1,70 @@
+"""Redis key names. Every key of a game carries its bucket's hash tag.
+
+A game's keys and its bucket's outbox and index share one Redis Cluster slot,
+so the append script touches a single slot. Games are spread over a fixed
+number of buckets by a hash of their id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+
+BUCKETS = 16
+
+
+def bucket_of(game_id: str) -> int:
+    """The bucket a game lives in."""
+    return zlib.crc32(game_id.encode()) % BUCKETS
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameKeys:
+    """The keys of one game."""
+
+    events: str
+    meta: str
+    idempotency: str
+    snapshot: str
+    tokens: str
+    seed: str
+    outbox: str
+    bucket: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Keyspace:
+    """Key names under one namespace (tests use a namespace of their own)."""
+
+    namespace: str = "orrery"
+
+    def tag(self, bucket: int) -> str:
+        return f"{self.namespace}:{{b{bucket:02d}}}"
+
+    def game(self, game_id: str) -> GameKeys:
+        b = bucket_of(game_id)
+        prefix = f"{self.tag(b)}:g:{game_id}"
+        return GameKeys(
+            events=f"{prefix}:events",
+            meta=f"{prefix}:meta",
+            idempotency=f"{prefix}:idem",
+            snapshot=f"{prefix}:snap",
+            tokens=f"{prefix}:tokens",
+            seed=f"{prefix}:seed",
+            outbox=self.outbox(b),
+            bucket=b,
+        )
+
+    def outbox(self, bucket: int) -> str:
+        return f"{self.tag(bucket)}:outbox"
+
+    def index(self, bucket: int, game: str, status: str) -> str:
+        """A sorted set of game ids by creation time; ``*`` means any."""
+        return f"{self.tag(bucket)}:idx:{game}:{status}"
+
+    def deadlines(self, bucket: int) -> str:
+        return f"{self.tag(bucket)}:deadlines"
+
+    def pattern(self) -> str:
+        """A SCAN pattern for every key of this namespace."""
+        return f"{self.namespace}:*"

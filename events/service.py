@@ -1,0 +1,485 @@
+"""The game service: the one place where commands become events.
+
+The API and the workers both call :class:`GameService`. It folds a game's
+envelopes through the game's contract (with a snapshot and an in-process
+cache as shortcuts), asks the rules to ``decide``, and appends the result
+with the store's atomic script, retrying on a version conflict when the
+caller did not name the version it expects.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import pickle
+import secrets
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from domain import contract
+from domain.contract import JSON, Event, Game, Outcome, Role, Viewer
+from events.envelope import GENESIS_HASH, Envelope, canonical, seal, verify_chain
+from events.store import (
+    ACTIVE,
+    FINISHED,
+    Appended,
+    EventStore,
+    IdempotencyConflict,
+    Snapshot,
+    UnknownGame,
+    VersionConflict,
+)
+
+MAX_RETRIES = 50
+
+
+# --- Events the service itself records ----------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameCreated(Event):
+    """The first event of every game: what was created, and the seed's commitment."""
+
+    game: str
+    rules_version: str
+    seats: tuple[dict[str, Any], ...]
+    options: dict[str, Any]
+    seed_sha256: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeedRevealed(Event):
+    """The game's seed, revealed when it ends so anyone can check every deal."""
+
+    seed: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameScored(Event):
+    """The final result and scoring, appended once by a worker."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: dict[str, Any]
+
+
+SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored)
+
+
+# --- Errors ----------------------------------------------------------------------
+
+
+class ServiceError(Exception):
+    """An error the API reports with ``status``, ``code`` and a sentence."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+class GameNotFound(ServiceError):
+    status = 404
+    code = "unknown_game"
+
+
+class Unauthorized(ServiceError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+
+
+class StaleVersion(ServiceError):
+    status = 409
+    code = "stale_version"
+
+
+class DuplicateCommandConflict(ServiceError):
+    status = 409
+    code = "idempotency_conflict"
+
+
+class InvalidRequest(ServiceError):
+    status = 422
+    code = "invalid_request"
+
+
+# --- The folded aggregate ------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    """A game folded up to ``version``: its rules state plus what the service records."""
+
+    game_id: str
+    game: Game[Any]
+    version: int
+    hash: str
+    created: GameCreated
+    created_ms: int
+    state: Any
+    outcome: Outcome | None
+    seed: str | None = None
+    scored: GameScored | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def status(self) -> str:
+        return FINISHED if self.over else ACTIVE
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.created.seats)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat asked for at creation."""
+
+    name: str
+    bot: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Created:
+    """A new game, with the secrets shown only this once."""
+
+    record: Record
+    seat_tokens: dict[int, str]
+    creator_token: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MoveResult:
+    """The command's events, and whether this was a retry of an earlier one."""
+
+    record: Record
+    events: list[Envelope]
+    duplicate: bool
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class GameService:
+    """Commands and queries on games, shared by the API and the workers."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        snapshot_every: int = 50,
+        cache_size: int = 512,
+        on_append: Callable[[str, Appended], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.on_append = on_append
+        self._cache: collections.OrderedDict[str, Record] = collections.OrderedDict()
+        self._cache_size = cache_size
+        self._lock = threading.Lock()
+
+    # --- commands ------------------------------------------------------------
+
+    def create(self, game_name: str, seats: Sequence[SeatSpec], options: Mapping[str, JSON], seed: bytes | None = None) -> Created:
+        """Create a game, deal it from the seed and return the one-time tokens."""
+        try:
+            game = contract.get(game_name)
+        except KeyError:
+            known = ", ".join(contract.names())
+            raise InvalidRequest(f"there is no game called {game_name!r}; this server hosts: {known}", field="game") from None
+        if len(seats) not in game.seat_counts:
+            counts = game.seat_counts
+            raise InvalidRequest(
+                f"{game_name} is played by {counts.start} to {counts.stop - 1} seats, not {len(seats)}", field="seats"
+            )
+        parsed = contract.parse_options(game.options, options)
+        seed = secrets.token_bytes(32) if seed is None else seed
+        created = GameCreated(
+            game=game.name,
+            rules_version=game.rules_version,
+            seats=tuple({"name": s.name, "bot": s.bot} for s in seats),
+            options=parsed,
+            seed_sha256=hashlib.sha256(seed).hexdigest(),
+        )
+        game_id = secrets.token_hex(8)
+        now = _now_ms()
+        state = game.initial(len(seats), parsed)
+        setup = game.setup(state, seed)
+        envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
+        seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.bot is None}
+        creator_token = secrets.token_urlsafe(24)
+        roles = {token_hash(t): f"seat:{i}" for i, t in seat_tokens.items()} | {token_hash(creator_token): "creator"}
+        self.store.create(game_id, game.name, game.rules_version, envelopes, seed=seed, tokens=roles, created_ms=now)
+        record = self._fold(None, envelopes)
+        self._remember(record)
+        if self.on_append is not None:
+            self.on_append(game_id, Appended(1, record.version))
+        return Created(record, seat_tokens, creator_token)
+
+    def submit(
+        self,
+        game_id: str,
+        seat: int,
+        move: JSON,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> MoveResult:
+        """Decide and append ``seat``'s move.
+
+        With ``expected_version`` a concurrent change is a :class:`StaleVersion`;
+        without it the service folds again and retries.
+        """
+        fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
+        for _ in range(MAX_RETRIES):
+            record = self.head(game_id)
+            if idempotency_key is not None:
+                prior = self._prior_result(record, idempotency_key, fingerprint)
+                if prior is not None:
+                    return prior
+            if expected_version is not None and expected_version != record.version:
+                raise StaleVersion(
+                    f"the game is at version {record.version}, not {expected_version}; read it again and retry",
+                    current_version=record.version,
+                )
+            if record.over:
+                raise contract.GameOverError("the game is over; no more moves are taken")
+            events = record.game.decide(record.state, seat, move)
+            try:
+                return self._append(record, events, seat, idempotency_key, fingerprint)
+            except VersionConflict as conflict:
+                if expected_version is not None:
+                    raise StaleVersion(
+                        f"the game moved on to version {conflict.current} while this move was decided",
+                        current_version=conflict.current,
+                    ) from None
+            except IdempotencyConflict:
+                continue
+        raise StaleVersion("the game is changing too fast; retry", current_version=self.head(game_id).version)
+
+    def score(self, game_id: str) -> Record:
+        """Append ``GameScored`` once for a finished game; a repeat changes nothing."""
+        while True:
+            record = self.head(game_id)
+            if record.outcome is None or record.scored is not None:
+                return record
+            scores = record.game.scores(record.state)
+            event = GameScored(winners=record.outcome.winners, reason=record.outcome.reason, scores=scores)
+            try:
+                result = self._append(record, [event], None, "game-scored", "0" * 64)
+            except (VersionConflict, IdempotencyConflict):
+                continue
+            return result.record
+
+    # --- queries -----------------------------------------------------------------
+
+    def head(self, game_id: str) -> Record:
+        """The game folded up to its newest event."""
+        try:
+            meta = self.store.meta(game_id)
+        except UnknownGame:
+            raise GameNotFound(f"there is no game with id {game_id!r}") from None
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.version == meta.version:
+            return cached
+        base = cached if cached is not None and cached.version < meta.version else self._from_snapshot(game_id)
+        record = self._fold(base, self.store.read(game_id, after=base.version if base else 0))
+        self._remember(record)
+        return record
+
+    def at(self, game_id: str, version: int) -> Record:
+        """The game folded up to ``version`` (a full fold from the first event)."""
+        head = self.head(game_id)
+        if not 1 <= version <= head.version:
+            raise InvalidRequest(f"version must be between 1 and {head.version}, not {version}", field="at")
+        if version == head.version:
+            return head
+        return self._fold(None, self.store.read(game_id, upto=version))
+
+    def events(self, game_id: str, *, after: int = 0, limit: int | None = None) -> list[Envelope]:
+        return self.store.read(game_id, after=after, limit=limit)
+
+    def viewer_for(self, game_id: str, token: str | None) -> Viewer:
+        """The viewer a bearer token stands for; a spectator without one."""
+        if token is None:
+            self.head(game_id)
+            return Role.SPECTATOR
+        role = self.store.role_of(game_id, token_hash(token))
+        if role is None:
+            self.head(game_id)
+            raise Unauthorized("this token does not belong to this game")
+        return Role.AUDITOR if role == "creator" else int(role.split(":")[1])
+
+    def view(self, record: Record, viewer: Viewer) -> JSON:
+        """The rules state as ``viewer`` may see it."""
+        return record.game.view(record.state, self._effective(record, viewer))
+
+    def project(self, record: Record, envelope: Envelope, viewer: Viewer) -> dict[str, Any]:
+        """An envelope as ``viewer`` may see it. Redacted events carry no hash or id."""
+        visible = (
+            envelope.visible_to is None
+            or (isinstance(viewer, int) and viewer in envelope.visible_to)
+            or (viewer is Role.AUDITOR and record.over)
+        )
+        out: dict[str, Any] = {
+            "version": envelope.version,
+            "type": envelope.type,
+            "seat": envelope.seat,
+            "recorded_at": envelope.recorded_at,
+        }
+        if visible:
+            out |= {"payload": envelope.payload, "event_id": envelope.event_id, "hash": envelope.hash, "redacted": False}
+        else:
+            out |= {"payload": envelope.redacted, "redacted": True}
+        return out
+
+    def verify_chain(self, game_id: str) -> tuple[int, str | None]:
+        """Check the whole hash chain; the number of events and the first break, if any."""
+        envelopes = self.store.read(game_id)
+        problem = verify_chain(envelopes)
+        return len(envelopes), None if problem is None else f"version {problem.version}: {problem.reason}"
+
+    def list(self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None) -> Iterator[Record]:
+        for _, game_id in self.store.list_games(game=game, status=status, limit=limit, before=before):
+            yield self.head(game_id)
+
+    # --- internals -------------------------------------------------------------
+
+    def _effective(self, record: Record, viewer: Viewer) -> Viewer:
+        return Role.SPECTATOR if viewer is Role.AUDITOR and not record.over else viewer
+
+    def _prior_result(self, record: Record, key: str, fingerprint: str) -> MoveResult | None:
+        prior = self.store.redis.hget(self.store.keys.game(record.game_id).idempotency, key)
+        if prior is None:
+            return None
+        stored_fp, first, last = prior.decode().split("|")
+        if stored_fp != fingerprint:
+            raise DuplicateCommandConflict(
+                "this Idempotency-Key was already used for a different move", current_version=record.version
+            )
+        events = self.store.read(record.game_id, after=int(first) - 1, upto=int(last))
+        return MoveResult(record, events, duplicate=True)
+
+    def _append(self, record: Record, events: Sequence[Event], seat: int | None, key: str | None, fingerprint: str) -> MoveResult:
+        now = _now_ms()
+        state = contract.fold(record.game, record.state, events)
+        outcome = record.game.outcome(state)
+        finishing = outcome is not None and not record.over
+        if finishing:
+            events = [*events, SeedRevealed(seed=self.store.seed(record.game_id).hex())]
+        envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
+        appended = self.store.append(
+            record.game_id,
+            record.version,
+            record.hash,
+            envelopes,
+            game=record.game.name,
+            idempotency_key=key,
+            fingerprint=fingerprint,
+            finished=finishing,
+            now_ms=now,
+        )
+        if appended.duplicate:
+            return MoveResult(self.head(record.game_id), self.store.read(record.game_id, after=appended.first - 1, upto=appended.last), True)
+        new = self._fold(record, envelopes)
+        self._remember(new)
+        if new.version // self.snapshot_every > record.version // self.snapshot_every:
+            self.store.save_snapshot(new.game_id, Snapshot(new.version, new.game.rules_version, pickle.dumps(new)))
+        if self.on_append is not None:
+            self.on_append(new.game_id, appended)
+        return MoveResult(new, envelopes, False)
+
+    def _seal(
+        self, game_id: str, game: Game[Any], previous: str, version: int, events: Sequence[Event], *, seat: int | None, now: int
+    ) -> list[Envelope]:
+        sealed = []
+        for event in events:
+            type_name, payload = contract.encode_event(event)
+            visibility = event.visibility()
+            version += 1
+            envelope = seal(
+                previous,
+                game_id=game_id,
+                version=version,
+                type=type_name,
+                seat=seat,
+                payload=payload,
+                visible_to=None if visibility.seats is None else tuple(sorted(visibility.seats)),
+                redacted=dict(visibility.redacted),
+                recorded_at=now,
+                event_id=uuid.uuid4().hex,
+                rules_version=game.rules_version,
+            )
+            sealed.append(envelope)
+            previous = envelope.hash
+        return sealed
+
+    def _from_snapshot(self, game_id: str) -> Record | None:
+        snap = self.store.snapshot(game_id)
+        if snap is None:
+            return None
+        record: Record = pickle.loads(snap.state)
+        if snap.rules_version != record.game.rules_version or record.version != snap.version:
+            return None
+        return record
+
+    def _fold(self, record: Record | None, envelopes: Sequence[Envelope]) -> Record:
+        for envelope in envelopes:
+            record = fold_envelope(record, envelope)
+        if record is None:
+            raise GameNotFound("the game has no events")
+        return record
+
+    def _remember(self, record: Record) -> None:
+        with self._lock:
+            current = self._cache.get(record.game_id)
+            if current is not None and current.version > record.version:
+                return
+            self._cache[record.game_id] = record
+            self._cache.move_to_end(record.game_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+
+def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
+    """Apply one stored event to a record: the service's ``evolve``."""
+    if record is None:
+        created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
+        if not isinstance(created, GameCreated):
+            raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
+        game = contract.get(created.game)
+        if created.rules_version != game.rules_version:
+            raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
+        state = game.initial(len(created.seats), created.options)
+        return Record(envelope.game_id, game, envelope.version, envelope.hash, created, envelope.recorded_at, state, game.outcome(state))
+    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash}
+    if envelope.type in SERVICE_EVENTS:
+        event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
+        if isinstance(event, SeedRevealed):
+            changes["seed"] = event.seed
+        elif isinstance(event, GameScored):
+            changes["scored"] = event
+    else:
+        game = record.game
+        state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
+        changes |= {"state": state, "outcome": game.outcome(state)}
+    return dataclasses.replace(record, **changes)

@@ -1,0 +1,347 @@
+"""The event store: one Redis stream per game, appended by atomic scripts.
+
+Every command's events are appended by one server-side script that checks the
+expected version and the idempotency key, writes the entries with explicit ids
+``<version>-0``, writes the outbox entry and updates the game's metadata. The
+version lives in the metadata; it is never derived from the stream's length.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import redis
+
+from events.envelope import Envelope
+from events.keys import BUCKETS, GameKeys, Keyspace
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+_CREATE = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return {'exists'} end
+local n = tonumber(ARGV[8])
+for i = 1, n do
+  redis.call('XADD', KEYS[1], i .. '-0', 'e', ARGV[8 + i])
+end
+redis.call('HSET', KEYS[2], 'game', ARGV[3], 'version', n, 'hash', ARGV[6], 'status', 'active',
+  'created_ms', ARGV[2], 'updated_ms', ARGV[2], 'rules_version', ARGV[4])
+redis.call('SET', KEYS[4], ARGV[5])
+local t = 9 + n
+local ntok = tonumber(ARGV[t])
+for i = 1, ntok do
+  redis.call('HSET', KEYS[3], ARGV[t + 2 * i - 1], ARGV[t + 2 * i])
+end
+for k = 6, 9 do redis.call('ZADD', KEYS[k], ARGV[2], ARGV[1]) end
+redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '0', 'event', ARGV[7])
+return {'ok', 1, n}
+"""
+
+_APPEND = """
+local meta = redis.call('HMGET', KEYS[2], 'version', 'hash', 'created_ms')
+if not meta[1] then return {'missing'} end
+local idem = ARGV[2]
+if idem ~= '' then
+  local prior = redis.call('HGET', KEYS[3], idem)
+  if prior then
+    local fp, first, last = string.match(prior, '^(%x+)|(%d+)|(%d+)$')
+    if fp == ARGV[3] then return {'duplicate', tonumber(first), tonumber(last)} end
+    return {'idempotency_conflict', tonumber(meta[1])}
+  end
+end
+local current = tonumber(meta[1])
+if current ~= tonumber(ARGV[1]) or meta[2] ~= ARGV[4] then return {'conflict', current} end
+local n = tonumber(ARGV[10])
+for i = 1, n do
+  redis.call('XADD', KEYS[1], (current + i) .. '-0', 'e', ARGV[10 + i])
+end
+local last = current + n
+redis.call('HSET', KEYS[2], 'version', last, 'hash', ARGV[5], 'updated_ms', ARGV[7])
+if idem ~= '' then
+  redis.call('HSET', KEYS[3], idem, ARGV[3] .. '|' .. (current + 1) .. '|' .. last)
+end
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[2], 'status', 'finished')
+  redis.call('ZREM', KEYS[5], ARGV[9])
+  redis.call('ZREM', KEYS[6], ARGV[9])
+  redis.call('ZADD', KEYS[7], meta[3], ARGV[9])
+  redis.call('ZADD', KEYS[8], meta[3], ARGV[9])
+end
+redis.call('XADD', KEYS[4], '*', 'game_id', ARGV[9], 'version', last, 'finished', ARGV[6], 'event', ARGV[8])
+return {'ok', current + 1, last}
+"""
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class UnknownGame(StoreError):
+    """No game has this id."""
+
+
+class GameExists(StoreError):
+    """A game with this id exists already."""
+
+
+class VersionConflict(StoreError):
+    """The game's version is not the expected one."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+class IdempotencyConflict(StoreError):
+    """The idempotency key was used for a different command."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__("this idempotency key was already used for a different command")
+        self.current = current
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Appended:
+    """Versions ``first..last`` hold the command's events. ``duplicate`` is True
+    when a retry under the same idempotency key returned the first result."""
+
+    first: int
+    last: int
+    duplicate: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Meta:
+    """What the store knows of a game without reading its stream."""
+
+    game_id: str
+    game: str
+    version: int
+    hash: str
+    status: str
+    created_ms: int
+    updated_ms: int
+    rules_version: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A folded state cached at ``version`` under ``rules_version``."""
+
+    version: int
+    rules_version: str
+    state: bytes
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """Something happened to a game that workers may need to act on."""
+
+    entry_id: str
+    bucket: int
+    game_id: str
+    version: int
+    finished: bool
+    event: str
+
+
+class EventStore:
+    """Appends and reads game streams in one Redis database."""
+
+    def __init__(self, client: redis.Redis, keyspace: Keyspace) -> None:
+        self.redis = client
+        self.keys = keyspace
+        self._create = client.register_script(_CREATE)
+        self._append = client.register_script(_APPEND)
+
+    # --- writing ---------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        game: str,
+        rules_version: str,
+        envelopes: Sequence[Envelope],
+        *,
+        seed: bytes,
+        tokens: dict[str, str],
+        created_ms: int,
+        outbox_event: str = "created",
+    ) -> Appended:
+        """Create a game with its first events, token hashes and secret seed, atomically."""
+        k = self.keys.game(game_id)
+        keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
+        argv: list[Any] = [game_id, created_ms, game, rules_version, seed.hex(), envelopes[-1].hash, outbox_event]
+        argv += [len(envelopes), *(e.to_json() for e in envelopes), len(tokens)]
+        for token_hash, role in tokens.items():
+            argv += [token_hash, role]
+        reply = self._create(keys=keys, args=argv)
+        if reply[0] == b"exists":
+            raise GameExists(game_id)
+        return Appended(int(reply[1]), int(reply[2]))
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        previous_hash: str,
+        envelopes: Sequence[Envelope],
+        *,
+        game: str,
+        idempotency_key: str | None = None,
+        fingerprint: str = "",
+        finished: bool = False,
+        now_ms: int = 0,
+        outbox_event: str = "appended",
+    ) -> Appended:
+        """Append ``envelopes`` after ``expected_version``, or raise.
+
+        A retry under a used ``idempotency_key`` with the same ``fingerprint``
+        returns the first result and appends nothing; with another fingerprint
+        it raises :class:`IdempotencyConflict`.
+        """
+        k = self.keys.game(game_id)
+        keys = [k.events, k.meta, k.idempotency, k.outbox]
+        keys += [self.keys.index(k.bucket, name, ACTIVE) for name in ("*", game)]
+        keys += [self.keys.index(k.bucket, name, FINISHED) for name in ("*", game)]
+        argv: list[Any] = [
+            expected_version,
+            idempotency_key or "",
+            fingerprint,
+            previous_hash,
+            envelopes[-1].hash if envelopes else previous_hash,
+            "1" if finished else "0",
+            now_ms,
+            outbox_event,
+            game_id,
+            len(envelopes),
+            *(e.to_json() for e in envelopes),
+        ]
+        reply = self._append(keys=keys, args=argv)
+        status = reply[0].decode()
+        if status == "ok":
+            return Appended(int(reply[1]), int(reply[2]))
+        if status == "duplicate":
+            return Appended(int(reply[1]), int(reply[2]), duplicate=True)
+        if status == "conflict":
+            raise VersionConflict(int(reply[1]))
+        if status == "idempotency_conflict":
+            raise IdempotencyConflict(int(reply[1]))
+        raise UnknownGame(game_id)
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Cache a folded state. Snapshots are never the truth."""
+        self.redis.hset(
+            self.keys.game(game_id).snapshot,
+            mapping={"version": snapshot.version, "rules_version": snapshot.rules_version, "state": snapshot.state},
+        )
+
+    # --- reading -----------------------------------------------------------
+
+    def meta(self, game_id: str) -> Meta:
+        """The game's metadata, or :class:`UnknownGame`."""
+        raw = self.redis.hgetall(self.keys.game(game_id).meta)
+        if not raw:
+            raise UnknownGame(game_id)
+        d = {key.decode(): value.decode() for key, value in raw.items()}
+        return Meta(
+            game_id=game_id,
+            game=d["game"],
+            version=int(d["version"]),
+            hash=d["hash"],
+            status=d["status"],
+            created_ms=int(d["created_ms"]),
+            updated_ms=int(d["updated_ms"]),
+            rules_version=d["rules_version"],
+        )
+
+    def read(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Envelope]:
+        """Events with ``after < version <= upto``, oldest first, at most ``limit`` of them."""
+        if upto is not None and upto <= after:
+            return []
+        high = "+" if upto is None else f"{upto}-0"
+        entries = self.redis.xrange(self.keys.game(game_id).events, f"{after + 1}-0", high, count=limit)
+        return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        """The cached snapshot, if any."""
+        raw = self.redis.hgetall(self.keys.game(game_id).snapshot)
+        if not raw:
+            return None
+        return Snapshot(int(raw[b"version"]), raw[b"rules_version"].decode(), raw[b"state"])
+
+    def role_of(self, game_id: str, token_hash: str) -> str | None:
+        """``seat:<n>`` or ``creator`` for a token's hash, or None."""
+        role = self.redis.hget(self.keys.game(game_id).tokens, token_hash)
+        return None if role is None else role.decode()
+
+    def seed(self, game_id: str) -> bytes:
+        """The game's secret seed. Only the service reads it."""
+        raw = self.redis.get(self.keys.game(game_id).seed)
+        if raw is None:
+            raise UnknownGame(game_id)
+        return bytes.fromhex(raw.decode())
+
+    def list_games(
+        self, *, game: str | None = None, status: str | None = None, limit: int = 20, before: tuple[int, str] | None = None
+    ) -> list[tuple[int, str]]:
+        """Game ids, newest first, as ``(created_ms, game_id)``; ``before`` is the last pair of the previous page."""
+        found: list[tuple[int, str]] = []
+        for bucket in range(BUCKETS):
+            key = self.keys.index(bucket, game or "*", status or "*")
+            high: str | int = "+inf" if before is None else before[0]
+            rows = self.redis.zrevrangebyscore(key, high, "-inf", start=0, num=limit + 64, withscores=True)
+            for member, score in rows:
+                pair = (int(score), member.decode())
+                if before is None or pair < before:
+                    found.append(pair)
+        found.sort(reverse=True)
+        return found[:limit]
+
+    # --- outbox --------------------------------------------------------------
+
+    def ensure_outbox_groups(self, group: str) -> None:
+        """Create the consumer group on every bucket's outbox."""
+        for bucket in range(BUCKETS):
+            try:
+                self.redis.xgroup_create(self.keys.outbox(bucket), group, id="0", mkstream=True)
+            except redis.ResponseError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
+
+    def claim_outbox(self, bucket: int, group: str, consumer: str, *, count: int = 100, min_idle_ms: int = 30_000) -> list[OutboxEntry]:
+        """New entries of a bucket's outbox, and entries another consumer left unacknowledged."""
+        key = self.keys.outbox(bucket)
+        stale = self.redis.xautoclaim(key, group, consumer, min_idle_ms, "0-0", count=count)[1]
+        fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count)
+        entries: Iterable[tuple[bytes, dict[bytes, bytes]]] = list(stale) + [e for _, batch in fresh for e in batch]
+        return [
+            OutboxEntry(
+                entry_id=entry_id.decode(),
+                bucket=bucket,
+                game_id=fields[b"game_id"].decode(),
+                version=int(fields[b"version"]),
+                finished=fields[b"finished"] == b"1",
+                event=fields[b"event"].decode(),
+            )
+            for entry_id, fields in entries
+            if fields
+        ]
+
+    def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
+        """Mark an outbox entry done and drop it."""
+        key = self.keys.outbox(entry.bucket)
+        pipe = self.redis.pipeline()
+        pipe.xack(key, group, entry.entry_id)
+        pipe.xdel(key, entry.entry_id)
+        pipe.execute()
+
+    def _index_keys(self, k: GameKeys, game: str, status: str) -> list[str]:
+        return [
+            self.keys.index(k.bucket, "*", "*"),
+            self.keys.index(k.bucket, game, "*"),
+            self.keys.index(k.bucket, "*", status),
+            self.keys.index(k.bucket, game, status),
+        ]

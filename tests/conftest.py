@@ -1,0 +1,166 @@
+"""Test set-up: a real Redis and, for tests that ask for it, a real Celery worker.
+
+``REDIS_URL`` names the Redis when it is set (CI sets it). Otherwise the tests
+start the embedded Redis. Every run uses a namespace of its own and deletes
+its keys at the end, so runs never see each other's games.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMESPACE = f"orrery-test-{uuid.uuid4().hex[:8]}"
+TEST_GAMES = "tests.support.tictactoe:GAME"
+
+_embedded: Any = None
+_tmp = tempfile.TemporaryDirectory(prefix="orrery-tests-")
+
+
+def shared_dir() -> Path | None:
+    """The reference folder beside the repository, if it is there."""
+    path = Path(os.environ.get("ORRERY_SHARED", ROOT.parent / "shared"))
+    return path if path.is_dir() else None
+
+
+def embedded_redis_url() -> str:
+    """The embedded Redis, started once per run."""
+    global _embedded
+    if _embedded is None:
+        from events.embedded import EmbeddedRedis
+
+        _embedded = EmbeddedRedis(Path(_tmp.name) / "redis", persistent=False).start()
+    return str(_embedded.url)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("ORRERY_EXTERNAL_REDIS_URL", os.environ.get("REDIS_URL", ""))
+    os.environ["REDIS_URL"] = os.environ.get("REDIS_URL") or embedded_redis_url()
+    os.environ["ORRERY_NAMESPACE"] = NAMESPACE
+    os.environ["ORRERY_QUEUE"] = NAMESPACE
+    os.environ["ORRERY_GAMES"] = TEST_GAMES
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for url in {os.environ["REDIS_URL"], *([embedded_redis_url()] if _embedded else [])}:
+        try:
+            client = redis.Redis.from_url(url)
+            keys = list(client.scan_iter(f"{NAMESPACE}:*", count=1000))
+            for i in range(0, len(keys), 500):
+                client.unlink(*keys[i : i + 500])
+        except redis.RedisError:
+            pass
+    if _embedded is not None:
+        _embedded.stop()
+    _tmp.cleanup()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    return os.environ["REDIS_URL"]
+
+
+@pytest.fixture(scope="session")
+def settings() -> Any:
+    from app import Settings
+
+    return Settings.from_env()
+
+
+@pytest.fixture(scope="session")
+def app(settings: Any) -> Any:
+    from app import create_app
+
+    flask_app = create_app(settings)
+    flask_app.config["TESTING"] = True
+    return flask_app
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def service(app: Any) -> Any:
+    return app.extensions["orrery.service"]
+
+
+class Worker:
+    """A real Celery worker (with beat) in a child process."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = workdir / f"worker-{uuid.uuid4().hex[:6]}.log"
+
+    def start(self, *, beat: bool = True, concurrency: int = 2, timeout: float = 60.0) -> Worker:
+        from app import celery
+
+        command = [sys.executable, "-m", "celery", "-A", "app:celery", "worker", "--loglevel=INFO",
+                   f"--concurrency={concurrency}", "--hostname", f"test-{uuid.uuid4().hex[:6]}@%h"]
+        if beat:
+            command += ["-B", "--schedule", str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}")]
+        self.process = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), start_new_session=True,
+                                        stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the worker exited: {self.log.read_text()[-3000:]}")
+            if celery.control.ping(timeout=0.5):
+                return self
+        raise RuntimeError(f"the worker did not answer within {timeout}s: {self.log.read_text()[-3000:]}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, sig)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def worker(app: Any) -> Iterator[Worker]:
+    """A Celery worker and beat for the whole run."""
+    running = Worker(Path(_tmp.name)).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(app: Any) -> Iterator[str]:
+    """The API served over real HTTP on a free port, in a thread."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def wait_for(predicate: Any, timeout: float = 30.0, interval: float = 0.05) -> Any:
+    """Poll until ``predicate()`` is truthy; return its value or fail."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout}s")

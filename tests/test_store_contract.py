@@ -1,0 +1,180 @@
+"""The event store's contract, run against every Redis available:
+the embedded one always, and the one at REDIS_URL when it is set."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+import uuid
+from typing import Any
+
+import pytest
+import redis
+
+from events.envelope import GENESIS_HASH, Envelope, seal, verify_chain
+from events.keys import Keyspace
+from events.store import Appended, EventStore, GameExists, IdempotencyConflict, UnknownGame, VersionConflict
+from tests.conftest import NAMESPACE, embedded_redis_url
+
+
+def servers() -> list[Any]:
+    external = os.environ.get("ORRERY_EXTERNAL_REDIS_URL")
+    return [
+        pytest.param("embedded", id="embedded"),
+        pytest.param(
+            "external",
+            id="external",
+            marks=pytest.mark.skipif(not external, reason="REDIS_URL is not set, so only the embedded Redis is tested"),
+        ),
+    ]
+
+
+@pytest.fixture(params=servers())
+def store(request: pytest.FixtureRequest) -> EventStore:
+    url = embedded_redis_url() if request.param == "embedded" else os.environ["ORRERY_EXTERNAL_REDIS_URL"]
+    return EventStore(redis.Redis.from_url(url), Keyspace(f"{NAMESPACE}-store"))
+
+
+def envelopes(game_id: str, previous: str, first_version: int, count: int, tag: str = "x") -> list[Envelope]:
+    out = []
+    for i in range(count):
+        env = seal(
+            previous,
+            game_id=game_id,
+            version=first_version + i,
+            type="Ticked",
+            seat=0,
+            payload={"n": first_version + i, "tag": tag},
+            visible_to=None,
+            redacted={},
+            recorded_at=1,
+            event_id=uuid.uuid4().hex,
+            rules_version="test-1",
+        )
+        out.append(env)
+        previous = env.hash
+    return out
+
+
+def new_game(store: EventStore, count: int = 1) -> tuple[str, list[Envelope]]:
+    game_id = uuid.uuid4().hex[:12]
+    first = envelopes(game_id, GENESIS_HASH, 1, count)
+    store.create(game_id, "test", "test-1", first, seed=b"seed", tokens={"h": "seat:0"}, created_ms=1)
+    return game_id, first
+
+
+def append(store: EventStore, game_id: str, after: list[Envelope], count: int = 1, **kw: Any) -> Appended:
+    new = envelopes(game_id, after[-1].hash, after[-1].version + 1, count, kw.pop("tag", "x"))
+    return store.append(game_id, after[-1].version, after[-1].hash, new, game="test", **kw)
+
+
+class TestAppend:
+    def test_versions_are_the_entry_ids(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 3)
+        result = append(store, game_id, first, 2)
+        assert (result.first, result.last) == (4, 5)
+        ids = [entry_id for entry_id, _ in store.redis.xrange(store.keys.game(game_id).events)]
+        assert ids == [b"1-0", b"2-0", b"3-0", b"4-0", b"5-0"]
+        assert store.meta(game_id).version == 5
+
+    def test_create_twice_is_refused(self, store: EventStore) -> None:
+        game_id, first = new_game(store)
+        with pytest.raises(GameExists):
+            store.create(game_id, "test", "test-1", first, seed=b"s", tokens={}, created_ms=1)
+
+    def test_unknown_game(self, store: EventStore) -> None:
+        with pytest.raises(UnknownGame):
+            store.meta("nope")
+        fake = envelopes("nope", GENESIS_HASH, 1, 1)
+        with pytest.raises(UnknownGame):
+            store.append("nope", 0, GENESIS_HASH, fake, game="test")
+
+    def test_32_threads_at_the_same_version(self, store: EventStore) -> None:
+        game_id, first = new_game(store)
+        for _ in range(3):
+            head = store.read(game_id)
+            barrier = threading.Barrier(32)
+            outcomes: list[str] = []
+
+            def attempt() -> None:
+                barrier.wait()
+                try:
+                    append(store, game_id, head)
+                    outcomes.append("ok")
+                except VersionConflict as conflict:
+                    outcomes.append(f"conflict@{conflict.current}")
+
+            threads = [threading.Thread(target=attempt) for _ in range(32)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert outcomes.count("ok") == 1
+            assert outcomes.count(f"conflict@{head[-1].version + 1}") == 31
+        stored = store.read(game_id)
+        assert [e.version for e in stored] == [1, 2, 3, 4]
+        assert verify_chain(stored) is None
+        assert store.meta(game_id).version == 4
+
+    def test_stale_expected_version_appends_nothing(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 2)
+        append(store, game_id, first)
+        with pytest.raises(VersionConflict) as conflict:
+            append(store, game_id, first)
+        assert conflict.value.current == 3
+        assert len(store.read(game_id)) == 3
+
+
+class TestIdempotency:
+    def test_a_retry_returns_the_first_result(self, store: EventStore) -> None:
+        game_id, first = new_game(store)
+        one = append(store, game_id, first, 2, idempotency_key="k1", fingerprint="aa")
+        again = append(store, game_id, first, 2, idempotency_key="k1", fingerprint="aa")
+        assert (again.first, again.last, again.duplicate) == (one.first, one.last, True)
+        later = store.read(game_id)
+        retry_later = append(store, game_id, later, 1, idempotency_key="k1", fingerprint="aa")
+        assert (retry_later.first, retry_later.last) == (2, 3)
+        assert len(store.read(game_id)) == 3
+
+    def test_another_command_under_a_used_key_is_a_conflict(self, store: EventStore) -> None:
+        game_id, first = new_game(store)
+        append(store, game_id, first, idempotency_key="k1", fingerprint="aa")
+        with pytest.raises(IdempotencyConflict):
+            append(store, game_id, store.read(game_id), idempotency_key="k1", fingerprint="bb")
+        assert len(store.read(game_id)) == 2
+
+
+class TestReads:
+    def test_after_and_up_to(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 10)
+        assert [e.version for e in store.read(game_id)] == list(range(1, 11))
+        assert [e.version for e in store.read(game_id, after=7)] == [8, 9, 10]
+        assert [e.version for e in store.read(game_id, upto=3)] == [1, 2, 3]
+        assert [e.version for e in store.read(game_id, after=2, upto=5)] == [3, 4, 5]
+        assert [e.version for e in store.read(game_id, after=2, limit=2)] == [3, 4]
+        assert store.read(game_id, after=10) == []
+        assert store.read(game_id, after=5, upto=5) == []
+
+    def test_envelopes_round_trip(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 3)
+        assert store.read(game_id) == first
+
+
+class TestHashChain:
+    def test_an_altered_entry_is_detected(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 5)
+        raw = store.redis.xrange(store.keys.game(game_id).events)
+        texts = [fields[b"e"].decode() for _, fields in raw]
+        assert verify_chain([Envelope.from_json(t) for t in texts]) is None
+        texts[2] = texts[2].replace('"n":3', '"n":30')
+        problem = verify_chain([Envelope.from_json(t) for t in texts])
+        assert problem is not None and problem.version == 3
+
+    def test_a_dropped_or_reordered_entry_is_detected(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 5)
+        stored = store.read(game_id)
+        assert verify_chain(stored[:2] + stored[3:]) is not None
+        assert verify_chain([stored[0], stored[2], stored[1], *stored[3:]]) is not None
+        forged = dataclasses.replace(stored[1], payload={"n": 99})
+        assert verify_chain([stored[0], forged, *stored[2:]]) is not None

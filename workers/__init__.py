@@ -1,0 +1,1 @@
+"""Celery tasks: what must not sit on the request path."""
