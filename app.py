@@ -53,7 +53,9 @@ class Settings:
 
     def require_redis(self) -> str:
         if not self.redis_url:
-            raise RuntimeError("REDIS_URL is not set. `orrery up` (or `make run`) starts an embedded Redis and sets it.")
+            raise RuntimeError(
+                "REDIS_URL is not set. `orrery up` (or `make run`) starts an embedded Redis and sets it."
+            )
         return self.redis_url
 
 
@@ -110,7 +112,10 @@ def make_celery(settings: Settings) -> Celery:
         accept_content=["json"],
         task_ignore_result=True,
         task_default_queue=settings.queue,
-        broker_transport_options={"visibility_timeout": visibility_timeout, "global_keyprefix": f"{settings.namespace}:celery:"},
+        broker_transport_options={
+            "visibility_timeout": visibility_timeout,
+            "global_keyprefix": f"{settings.namespace}:celery:",
+        },
         result_backend_transport_options={"visibility_timeout": visibility_timeout},
         broker_connection_retry_on_startup=True,
         worker_send_task_events=False,
@@ -131,7 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``orrery up`` runs the service; ``orrery transcripts check`` checks game records."""
     parser = argparse.ArgumentParser(prog="orrery", description="Orrery, an event-sourced game server.")
     commands = parser.add_subparsers(dest="command", required=True)
-    up_parser = commands.add_parser("up", help="start Redis (embedded unless REDIS_URL is set), a worker, beat and the API")
+    up_parser = commands.add_parser(
+        "up", help="start Redis (embedded unless REDIS_URL is set), a worker, beat and the API"
+    )
     up_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     up_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     up_parser.add_argument("--data-dir", default=os.environ.get("ORRERY_DATA_DIR", "var"))
@@ -169,12 +176,43 @@ def up(host: str, port: int, data_dir: Path) -> int:
     data_dir.mkdir(parents=True, exist_ok=True)
     python = sys.executable
     commands = {
-        "worker": [python, "-m", "celery", "-A", "app:celery", "worker", "--loglevel=INFO", "--concurrency=2",
-                   "--hostname", f"orrery-worker-{os.getpid()}@%h"],
-        "beat": [python, "-m", "celery", "-A", "app:celery", "beat", "--loglevel=INFO",
-                 "--schedule", str(data_dir / "celerybeat-schedule")],
-        "api": [python, "-m", "gunicorn", "--bind", f"{host}:{port}", "--workers", "2", "--threads", "4",
-                "--graceful-timeout", "5", "app:create_app()"],
+        "worker": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "app:celery",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=2",
+            "--hostname",
+            f"orrery-worker-{os.getpid()}@%h",
+        ],
+        "beat": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "app:celery",
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(data_dir / "celerybeat-schedule"),
+        ],
+        "api": [
+            python,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"{host}:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--graceful-timeout",
+            "5",
+            "app:create_app()",
+        ],
     }
     stopping = False
 
@@ -188,8 +226,10 @@ def up(host: str, port: int, data_dir: Path) -> int:
     try:
         for name, command in commands.items():
             children[name] = subprocess.Popen(command, env=env, start_new_session=True)
-        print(f"orrery: API on http://{host}:{port}  docs at http://{host}:{port}/docs  (Ctrl-C stops everything)",
-              flush=True)
+        print(
+            f"orrery: API on http://{host}:{port}  docs at http://{host}:{port}/docs  (Ctrl-C stops everything)",
+            flush=True,
+        )
         while not stopping:
             exited = [name for name, child in children.items() if child.poll() is not None]
             if exited:
@@ -213,10 +253,8 @@ def _stop_all(children: list[subprocess.Popen[bytes]], timeout: float = 15.0) ->
             os.killpg(child.pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout
     for child in children:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass
         with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
         child.wait()

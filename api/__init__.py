@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response
 from flask_smorest import Api
 
 from api.errors import register_error_handlers
@@ -28,7 +28,7 @@ def init_api(app: Flask) -> Api:
                     "Orrery is an event-sourced game server. Every accepted move is an immutable event; "
                     "every read goes through the requester's view. Authenticate with "
                     "`Authorization: Bearer <token>` (a seat's token, or the creator's). "
-                    "Every error has the shape `{\"error\": {\"code\": ..., \"message\": ...}}`."
+                    'Every error has the shape `{"error": {"code": ..., "message": ...}}`.'
                 )
             },
             "components": {
@@ -48,7 +48,7 @@ def init_api(app: Flask) -> Api:
     return api
 
 
-def _send_asset(folder: str, filename: str):  # type: ignore[no-untyped-def]
+def _send_asset(folder: str, filename: str) -> Response:
     from flask import send_from_directory
 
     return send_from_directory(folder, filename)

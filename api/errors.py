@@ -55,7 +55,9 @@ def register_error_handlers(app: Flask) -> None:
             if "Invalid JSON body." in str(messages):
                 return error_response(400, "malformed_json", "The request body is not valid JSON.")
             fields = messages.get("json", messages) if isinstance(messages, dict) else messages
-            return error_response(400, "invalid_body", f"The request body is not valid: {_describe(fields)}", fields=fields)
+            return error_response(
+                400, "invalid_body", f"The request body is not valid: {_describe(fields)}", fields=fields
+            )
         return error_response(status, code, message)
 
     @app.errorhandler(Exception)

@@ -17,11 +17,12 @@ from events.service import Forbidden, GameService, InvalidRequest, Record, SeatS
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def service() -> GameService:
-    return current_app.extensions["orrery.service"]  # type: ignore[no-any-return]
+    svc: GameService = current_app.extensions["orrery.service"]
+    return svc
 
 
 def bearer_token() -> str | None:
@@ -108,7 +109,7 @@ class Games(MethodView):
             if match is None:
                 raise InvalidRequest("cursor must be a next_cursor value from a previous page", field="cursor")
             before = (int(match[1]), match[2])
-        records = list(service().list(game=query["game"], status=query["status"], limit=query["limit"], before=before))
+        records = list(service().games(game=query["game"], status=query["status"], limit=query["limit"], before=before))
         next_cursor = None
         if len(records) == query["limit"]:
             last = records[-1]
@@ -133,8 +134,15 @@ class Moves(MethodView):
     @blp.response(201, schemas.MoveResult)
     @blp.doc(
         security=BEARER,
-        parameters=[{"in": "header", "name": "Idempotency-Key", "schema": {"type": "string"}, "required": False,
-                     "description": "Retrying with the same key returns the first result and appends nothing."}],
+        parameters=[
+            {
+                "in": "header",
+                "name": "Idempotency-Key",
+                "schema": {"type": "string"},
+                "required": False,
+                "description": "Retrying with the same key returns the first result and appends nothing.",
+            }
+        ],
     )
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Make a move with a seat's token. An error appends nothing."""
@@ -160,9 +168,17 @@ class LegalMoves(MethodView):
         """The legal moves of the token's seat, in the form the moves endpoint takes."""
         seat = seat_of(game_id)
         record = service().head(game_id)
-        moves = [] if record.over else list(itertools.islice(record.game.legal_moves(record.state, seat), query["limit"] + 1))
-        return {"seat": seat, "version": record.version, "moves": moves[: query["limit"]],
-                "truncated": len(moves) > query["limit"]}
+        moves = (
+            []
+            if record.over
+            else list(itertools.islice(record.game.legal_moves(record.state, seat), query["limit"] + 1))
+        )
+        return {
+            "seat": seat,
+            "version": record.version,
+            "moves": moves[: query["limit"]],
+            "truncated": len(moves) > query["limit"],
+        }
 
 
 @blp.route("/<game_id>/events")

@@ -12,19 +12,23 @@ class SeatRequest(Schema):
     bot = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": "Makes the seat a bot, e.g. `{\"builtin\": \"random\"}`. Omit for a human seat."},
+        metadata={"description": 'Makes the seat a bot, e.g. `{"builtin": "random"}`. Omit for a human seat.'},
     )
 
 
 class CreateGameRequest(Schema):
     game = fields.String(required=True, metadata={"description": "The game's name, e.g. `homeworlds`."})
     seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(min=1, max=16))
-    options = fields.Dict(load_default=dict, metadata={"description": "The game's options; see each game's option list."})
+    options = fields.Dict(
+        load_default=dict, metadata={"description": "The game's options; see each game's option list."}
+    )
     seed = fields.String(
         load_default=None,
         validate=validate.Length(min=1, max=256),
-        metadata={"description": "A seed for the game's randomness (for tests and tournaments). "
-                  "Only its sha256 is public until the game ends. Omit it and the server draws one."},
+        metadata={
+            "description": "A seed for the game's randomness (for tests and tournaments). "
+            "Only its sha256 is public until the game ends. Omit it and the server draws one."
+        },
     )
 
 
@@ -41,7 +45,9 @@ class SeatWithToken(Seat):
 class Result(Schema):
     winners = fields.List(fields.Integer(), required=True)
     draw = fields.Boolean(required=True)
-    reason = fields.String(required=True, metadata={"description": "e.g. elimination, resignation, agreement, timeout, score"})
+    reason = fields.String(
+        required=True, metadata={"description": "e.g. elimination, resignation, agreement, timeout, score"}
+    )
     scored = fields.Boolean(required=True, metadata={"description": "Whether GameScored has been appended yet."})
     scores = fields.Dict(allow_none=True)
 
@@ -63,7 +69,7 @@ class Game(GameSummary):
 
 
 class CreatedGame(Game):
-    seats = fields.List(fields.Nested(SeatWithToken), required=True)  # type: ignore[assignment]
+    seats = fields.List(fields.Nested(SeatWithToken), required=True)
     creator_token = fields.String(
         required=True, metadata={"description": "The owner's and auditor's secret; shown only in this response."}
     )
@@ -91,8 +97,10 @@ class MoveRequest(Schema):
         load_default=None,
         allow_none=True,
         strict=True,
-        metadata={"description": "The version the move was decided at; a mismatch is a 409. "
-                  "Omit it to let the server retry on concurrent moves."},
+        metadata={
+            "description": "The version the move was decided at; a mismatch is a 409. "
+            "Omit it to let the server retry on concurrent moves."
+        },
     )
 
 
@@ -102,7 +110,9 @@ class Event(Schema):
     seat = fields.Integer(allow_none=True)
     recorded_at = fields.Integer(required=True)
     payload = fields.Dict(required=True)
-    redacted = fields.Boolean(required=True, metadata={"description": "True when this viewer sees only a redacted payload."})
+    redacted = fields.Boolean(
+        required=True, metadata={"description": "True when this viewer sees only a redacted payload."}
+    )
     event_id = fields.String()
     hash = fields.String(metadata={"description": "sha256 of the previous hash and this event's canonical body."})
 
@@ -110,7 +120,9 @@ class Event(Schema):
 class MoveResult(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
-    duplicate = fields.Boolean(required=True, metadata={"description": "True when an Idempotency-Key replayed the first result."})
+    duplicate = fields.Boolean(
+        required=True, metadata={"description": "True when an Idempotency-Key replayed the first result."}
+    )
 
 
 class EventsQuery(Schema):

@@ -164,10 +164,15 @@ def _to_json(value: Any) -> JSON:
     return value
 
 
-@functools.cache
+_converters: dict[type[Event], dict[str, Callable[[Any], Any]]] = {}
+
+
 def _field_converters(cls: type[Event]) -> dict[str, Callable[[Any], Any]]:
-    hints = typing.get_type_hints(cls)
-    return {f.name: _converter(hints[f.name]) for f in dataclasses.fields(cls)}
+    found = _converters.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _converters[cls] = {f.name: _converter(hints[f.name]) for f in dataclasses.fields(cls)}
+    return found
 
 
 def _converter(hint: Any) -> Callable[[Any], Any]:

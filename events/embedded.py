@@ -49,18 +49,26 @@ class EmbeddedRedis:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
             redis_server_binary(),
-            "--bind", "127.0.0.1",
-            "--port", str(self.port),
-            "--dir", str(self.data_dir.resolve()),
-            "--logfile", "redis.log",
-            "--maxmemory-policy", "noeviction",
-            "--daemonize", "no",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.data_dir.resolve()),
+            "--logfile",
+            "redis.log",
+            "--maxmemory-policy",
+            "noeviction",
+            "--daemonize",
+            "no",
         ]
         if self.persistent:
             args += ["--appendonly", "yes", "--appendfsync", "everysec", "--dbfilename", "dump.rdb"]
         else:
             args += ["--appendonly", "no", "--save", ""]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout
         while True:

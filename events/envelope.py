@@ -99,7 +99,9 @@ class ChainBreak:
     reason: str
 
 
-def verify_chain(envelopes: list[Envelope], previous_hash: str = GENESIS_HASH, first_version: int = 1) -> ChainBreak | None:
+def verify_chain(
+    envelopes: list[Envelope], previous_hash: str = GENESIS_HASH, first_version: int = 1
+) -> ChainBreak | None:
     """Check versions are contiguous and every hash follows; None when intact."""
     expected_version = first_version
     for env in envelopes:

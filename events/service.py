@@ -26,7 +26,6 @@ from events.envelope import GENESIS_HASH, Envelope, canonical, seal, verify_chai
 from events.store import (
     ACTIVE,
     FINISHED,
-    Appended,
     EventStore,
     IdempotencyConflict,
     Snapshot,
@@ -188,7 +187,7 @@ class GameService:
         *,
         snapshot_every: int = 50,
         cache_size: int = 512,
-        on_append: Callable[[str, Appended], None] | None = None,
+        on_append: Callable[[Record], None] | None = None,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
@@ -199,13 +198,17 @@ class GameService:
 
     # --- commands ------------------------------------------------------------
 
-    def create(self, game_name: str, seats: Sequence[SeatSpec], options: Mapping[str, JSON], seed: bytes | None = None) -> Created:
+    def create(
+        self, game_name: str, seats: Sequence[SeatSpec], options: Mapping[str, JSON], seed: bytes | None = None
+    ) -> Created:
         """Create a game, deal it from the seed and return the one-time tokens."""
         try:
             game = contract.get(game_name)
         except KeyError:
             known = ", ".join(contract.names())
-            raise InvalidRequest(f"there is no game called {game_name!r}; this server hosts: {known}", field="game") from None
+            raise InvalidRequest(
+                f"there is no game called {game_name!r}; this server hosts: {known}", field="game"
+            ) from None
         if len(seats) not in game.seat_counts:
             counts = game.seat_counts
             raise InvalidRequest(
@@ -232,7 +235,7 @@ class GameService:
         record = self._fold(None, envelopes)
         self._remember(record)
         if self.on_append is not None:
-            self.on_append(game_id, Appended(1, record.version))
+            self.on_append(record)
         return Created(record, seat_tokens, creator_token)
 
     def submit(
@@ -347,7 +350,12 @@ class GameService:
             "recorded_at": envelope.recorded_at,
         }
         if visible:
-            out |= {"payload": envelope.payload, "event_id": envelope.event_id, "hash": envelope.hash, "redacted": False}
+            out |= {
+                "payload": envelope.payload,
+                "event_id": envelope.event_id,
+                "hash": envelope.hash,
+                "redacted": False,
+            }
         else:
             out |= {"payload": envelope.redacted, "redacted": True}
         return out
@@ -358,7 +366,9 @@ class GameService:
         problem = verify_chain(envelopes)
         return len(envelopes), None if problem is None else f"version {problem.version}: {problem.reason}"
 
-    def list(self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None) -> Iterator[Record]:
+    def games(
+        self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None
+    ) -> Iterator[Record]:
         for _, game_id in self.store.list_games(game=game, status=status, limit=limit, before=before):
             yield self.head(game_id)
 
@@ -379,10 +389,12 @@ class GameService:
         events = self.store.read(record.game_id, after=int(first) - 1, upto=int(last))
         return MoveResult(record, events, duplicate=True)
 
-    def _append(self, record: Record, events: Sequence[Event], seat: int | None, key: str | None, fingerprint: str) -> MoveResult:
+    def _append(
+        self, record: Record, events: Sequence[Event], seat: int | None, key: str | None, fingerprint: str
+    ) -> MoveResult:
         now = _now_ms()
-        state = contract.fold(record.game, record.state, events)
-        outcome = record.game.outcome(state)
+        rules_events = [e for e in events if type(e).__name__ not in SERVICE_EVENTS]
+        outcome = record.game.outcome(contract.fold(record.game, record.state, rules_events))
         finishing = outcome is not None and not record.over
         if finishing:
             events = [*events, SeedRevealed(seed=self.store.seed(record.game_id).hex())]
@@ -399,17 +411,29 @@ class GameService:
             now_ms=now,
         )
         if appended.duplicate:
-            return MoveResult(self.head(record.game_id), self.store.read(record.game_id, after=appended.first - 1, upto=appended.last), True)
+            return MoveResult(
+                self.head(record.game_id),
+                self.store.read(record.game_id, after=appended.first - 1, upto=appended.last),
+                True,
+            )
         new = self._fold(record, envelopes)
         self._remember(new)
         if new.version // self.snapshot_every > record.version // self.snapshot_every:
-            self.store.save_snapshot(new.game_id, Snapshot(new.version, new.game.rules_version, pickle.dumps(new)))
+            self.store.save_snapshot(new.game_id, Snapshot(new.version, new.game.rules_version, _pickle_record(new)))
         if self.on_append is not None:
-            self.on_append(new.game_id, appended)
+            self.on_append(new)
         return MoveResult(new, envelopes, False)
 
     def _seal(
-        self, game_id: str, game: Game[Any], previous: str, version: int, events: Sequence[Event], *, seat: int | None, now: int
+        self,
+        game_id: str,
+        game: Game[Any],
+        previous: str,
+        version: int,
+        events: Sequence[Event],
+        *,
+        seat: int | None,
+        now: int,
     ) -> list[Envelope]:
         sealed = []
         for event in events:
@@ -437,10 +461,11 @@ class GameService:
         snap = self.store.snapshot(game_id)
         if snap is None:
             return None
-        record: Record = pickle.loads(snap.state)
-        if snap.rules_version != record.game.rules_version or record.version != snap.version:
+        fields = pickle.loads(snap.state)
+        game = contract.get(fields["created"].game)
+        if snap.rules_version != game.rules_version or fields["version"] != snap.version:
             return None
-        return record
+        return Record(game=game, **fields)
 
     def _fold(self, record: Record | None, envelopes: Sequence[Envelope]) -> Record:
         for envelope in envelopes:
@@ -460,6 +485,12 @@ class GameService:
                 self._cache.popitem(last=False)
 
 
+def _pickle_record(record: Record) -> bytes:
+    """A record without its game object, which is looked up again by name."""
+    fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.name != "game"}
+    return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
     """Apply one stored event to a record: the service's ``evolve``."""
     if record is None:
@@ -470,7 +501,16 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
         if created.rules_version != game.rules_version:
             raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
         state = game.initial(len(created.seats), created.options)
-        return Record(envelope.game_id, game, envelope.version, envelope.hash, created, envelope.recorded_at, state, game.outcome(state))
+        return Record(
+            envelope.game_id,
+            game,
+            envelope.version,
+            envelope.hash,
+            created,
+            envelope.recorded_at,
+            state,
+            game.outcome(state),
+        )
     changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash}
     if envelope.type in SERVICE_EVENTS:
         event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)

@@ -151,7 +151,7 @@ class EventStore:
     """Appends and reads game streams in one Redis database."""
 
     def __init__(self, client: redis.Redis, keyspace: Keyspace) -> None:
-        self.redis = client
+        self.redis: Any = client
         self.keys = keyspace
         self._create = client.register_script(_CREATE)
         self._append = client.register_script(_APPEND)
@@ -257,7 +257,9 @@ class EventStore:
             rules_version=d["rules_version"],
         )
 
-    def read(self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None) -> list[Envelope]:
+    def read(
+        self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Envelope]:
         """Events with ``after < version <= upto``, oldest first, at most ``limit`` of them."""
         if upto is not None and upto <= after:
             return []
@@ -285,7 +287,12 @@ class EventStore:
         return bytes.fromhex(raw.decode())
 
     def list_games(
-        self, *, game: str | None = None, status: str | None = None, limit: int = 20, before: tuple[int, str] | None = None
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        before: tuple[int, str] | None = None,
     ) -> list[tuple[int, str]]:
         """Game ids, newest first, as ``(created_ms, game_id)``; ``before`` is the last pair of the previous page."""
         found: list[tuple[int, str]] = []
@@ -311,7 +318,9 @@ class EventStore:
                 if "BUSYGROUP" not in str(error):
                     raise
 
-    def claim_outbox(self, bucket: int, group: str, consumer: str, *, count: int = 100, min_idle_ms: int = 30_000) -> list[OutboxEntry]:
+    def claim_outbox(
+        self, bucket: int, group: str, consumer: str, *, count: int = 100, min_idle_ms: int = 30_000
+    ) -> list[OutboxEntry]:
         """New entries of a bucket's outbox, and entries another consumer left unacknowledged."""
         key = self.keys.outbox(bucket)
         stale = self.redis.xautoclaim(key, group, consumer, min_idle_ms, "0-0", count=count)[1]

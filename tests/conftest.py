@@ -110,12 +110,28 @@ class Worker:
     def start(self, *, beat: bool = True, concurrency: int = 2, timeout: float = 60.0) -> Worker:
         from app import celery
 
-        command = [sys.executable, "-m", "celery", "-A", "app:celery", "worker", "--loglevel=INFO",
-                   f"--concurrency={concurrency}", "--hostname", f"test-{uuid.uuid4().hex[:6]}@%h"]
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "app:celery",
+            "worker",
+            "--loglevel=INFO",
+            f"--concurrency={concurrency}",
+            "--hostname",
+            f"test-{uuid.uuid4().hex[:6]}@%h",
+        ]
         if beat:
             command += ["-B", "--schedule", str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}")]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), start_new_session=True,
-                                        stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=os.environ.copy(),
+            start_new_session=True,
+            stdout=self.log.open("wb"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

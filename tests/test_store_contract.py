@@ -4,9 +4,11 @@ the embedded one always, and the one at REDIS_URL when it is set."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import threading
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -64,6 +66,27 @@ def new_game(store: EventStore, count: int = 1) -> tuple[str, list[Envelope]]:
     return game_id, first
 
 
+def race(threads: int, action: Callable[[], object]) -> list[str]:
+    """Run ``action`` in ``threads`` threads released at once; "ok" or "conflict@<version>" for each."""
+    barrier = threading.Barrier(threads)
+    outcomes: list[str] = []
+
+    def attempt() -> None:
+        barrier.wait()
+        try:
+            action()
+            outcomes.append("ok")
+        except VersionConflict as conflict:
+            outcomes.append(f"conflict@{conflict.current}")
+
+    workers = [threading.Thread(target=attempt) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    return outcomes
+
+
 def append(store: EventStore, game_id: str, after: list[Envelope], count: int = 1, **kw: Any) -> Appended:
     new = envelopes(game_id, after[-1].hash, after[-1].version + 1, count, kw.pop("tag", "x"))
     return store.append(game_id, after[-1].version, after[-1].hash, new, game="test", **kw)
@@ -91,25 +114,10 @@ class TestAppend:
             store.append("nope", 0, GENESIS_HASH, fake, game="test")
 
     def test_32_threads_at_the_same_version(self, store: EventStore) -> None:
-        game_id, first = new_game(store)
+        game_id, _ = new_game(store)
         for _ in range(3):
             head = store.read(game_id)
-            barrier = threading.Barrier(32)
-            outcomes: list[str] = []
-
-            def attempt() -> None:
-                barrier.wait()
-                try:
-                    append(store, game_id, head)
-                    outcomes.append("ok")
-                except VersionConflict as conflict:
-                    outcomes.append(f"conflict@{conflict.current}")
-
-            threads = [threading.Thread(target=attempt) for _ in range(32)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            outcomes = race(32, functools.partial(append, store, game_id, head))
             assert outcomes.count("ok") == 1
             assert outcomes.count(f"conflict@{head[-1].version + 1}") == 31
         stored = store.read(game_id)
@@ -147,7 +155,7 @@ class TestIdempotency:
 
 class TestReads:
     def test_after_and_up_to(self, store: EventStore) -> None:
-        game_id, first = new_game(store, 10)
+        game_id, _first = new_game(store, 10)
         assert [e.version for e in store.read(game_id)] == list(range(1, 11))
         assert [e.version for e in store.read(game_id, after=7)] == [8, 9, 10]
         assert [e.version for e in store.read(game_id, upto=3)] == [1, 2, 3]
@@ -163,7 +171,7 @@ class TestReads:
 
 class TestHashChain:
     def test_an_altered_entry_is_detected(self, store: EventStore) -> None:
-        game_id, first = new_game(store, 5)
+        game_id, _first = new_game(store, 5)
         raw = store.redis.xrange(store.keys.game(game_id).events)
         texts = [fields[b"e"].decode() for _, fields in raw]
         assert verify_chain([Envelope.from_json(t) for t in texts]) is None
@@ -172,7 +180,7 @@ class TestHashChain:
         assert problem is not None and problem.version == 3
 
     def test_a_dropped_or_reordered_entry_is_detected(self, store: EventStore) -> None:
-        game_id, first = new_game(store, 5)
+        game_id, _first = new_game(store, 5)
         stored = store.read(game_id)
         assert verify_chain(stored[:2] + stored[3:]) is not None
         assert verify_chain([stored[0], stored[2], stored[1], *stored[3:]]) is not None

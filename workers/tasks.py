@@ -15,8 +15,8 @@ from typing import Any
 import redis
 from celery import current_app, shared_task
 
-from events.keys import BUCKETS
-from events.store import Appended
+from events.keys import BUCKETS, bucket_of
+from events.service import Record
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +31,22 @@ def service() -> Any:
     return build_service(current_app.conf["orrery_settings"])
 
 
-def wake_relay(game_id: str, appended: Appended) -> None:
-    """After an append, ask a worker to relay that game's bucket now rather than at the next beat."""
-    from events.keys import bucket_of
+def needs_worker(record: Record) -> bool:
+    """Whether the game now waits on a worker: a finished game still to be scored."""
+    return record.over and record.scored is None
 
+
+def wake_relay(record: Record) -> None:
+    """After an append that a worker must act on, relay the game's bucket now rather than at the next beat.
+
+    Appends that need no worker are relayed by the beat's sweep, which only acknowledges them.
+    """
+    if not needs_worker(record):
+        return
     try:
-        relay_outbox.apply_async(args=[bucket_of(game_id)])
+        relay_outbox.apply_async(args=[bucket_of(record.game_id)])
     except Exception:  # the beat relays every second anyway
-        log.warning("could not wake the outbox relay for game %s", game_id, exc_info=True)
+        log.warning("could not wake the outbox relay for game %s", record.game_id, exc_info=True)
 
 
 @shared_task(name="workers.tasks.relay_outbox")

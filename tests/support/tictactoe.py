@@ -122,8 +122,9 @@ class TicTacToe:
         if state.resigned is not None:
             return Outcome((1 - state.resigned,), "resignation")
         for a, b, c in LINES:
-            if state.cells[a] is not None and state.cells[a] == state.cells[b] == state.cells[c]:
-                return Outcome((state.cells[a],), "line")
+            owner = state.cells[a]
+            if owner is not None and owner == state.cells[b] == state.cells[c]:
+                return Outcome((owner,), "line")
         if all(cell is not None for cell in state.cells):
             return Outcome((), "full board")
         return None
@@ -132,10 +133,7 @@ class TicTacToe:
         outcome = self.outcome(state)
         winners = outcome.winners if outcome else ()
         return {
-            str(seat): {
-                "win": 1 if seat in winners else 0,
-                "secret_bonus": 1 if state.secrets[seat] is not None and state.cells[state.secrets[seat]] == seat else 0,
-            }
+            str(seat): {"win": 1 if seat in winners else 0, "secret_bonus": 1 if self._holds_secret(state, seat) else 0}
             for seat in (0, 1)
         }
 
@@ -148,6 +146,10 @@ class TicTacToe:
         elif viewer is Role.AUDITOR:
             view["secret_squares"] = [None if s is None else NAMES[s] for s in state.secrets]
         return view
+
+    def _holds_secret(self, state: Board, seat: int) -> bool:
+        secret = state.secrets[seat]
+        return secret is not None and state.cells[secret] == seat
 
     def _square(self, move: JSON) -> int:
         if isinstance(move, str) and move.lower() in NAMES:

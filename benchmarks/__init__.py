@@ -1,0 +1,1 @@
+"""Benchmark scripts: each prints its figures, measured as ratios in one run."""

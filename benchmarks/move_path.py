@@ -1,0 +1,226 @@
+"""The move path, measured against its floor.
+
+Starts the API under gunicorn against a Redis (the embedded one, or
+``REDIS_URL``) and, from one client process over keep-alive HTTP, drives:
+
+* moves of the test game (tic-tac-toe) through ``POST /v1/games/{id}/moves``;
+* the floor: an endpoint this script registers itself, which only appends one
+  event through the store, with no rules, no fold and no schema.
+
+Rounds of both alternate, so that the machine's noise hits both alike. It
+prints moves/s, floor/s, their ratio, and the raw appends/s of the store
+called from Python with no HTTP at all.
+
+    python benchmarks/move_path.py [--rounds 5] [--per-round 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SQUARES = ("a1", "a2", "b1", "b2", "c1")
+
+
+def bench_app() -> Any:
+    """The API plus the floor endpoint; gunicorn loads this."""
+    from flask import jsonify
+
+    from app import create_app
+    from events.envelope import seal
+
+    app = create_app()
+    store = app.extensions["orrery.service"].store
+
+    @app.post("/bench/append/<game_id>")
+    def append_only(game_id: str) -> Any:
+        meta = store.meta(game_id)
+        envelope = seal(
+            meta.hash,
+            game_id=game_id,
+            version=meta.version + 1,
+            type="Ticked",
+            seat=None,
+            payload={"n": meta.version},
+            visible_to=None,
+            redacted={},
+            recorded_at=time.time_ns() // 1_000_000,
+            event_id=uuid.uuid4().hex,
+            rules_version=meta.rules_version,
+        )
+        appended = store.append(game_id, meta.version, meta.hash, [envelope], game=meta.game)
+        return jsonify({"version": appended.last}), 201
+
+    return app
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("gunicorn exited while starting")
+        try:
+            requests.get(f"{url}/openapi.json", timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
+
+
+def drive_moves(http: requests.Session, url: str, count: int) -> float:
+    """Seconds spent on ``count`` move requests (game creation is not timed)."""
+    spent = 0.0
+    done = 0
+    while done < count:
+        game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]}).json()
+        tokens = {s["index"]: s["token"] for s in game["seats"]}
+        seat = game["to_act"][0]
+        for square in SQUARES[: count - done]:
+            started = time.perf_counter()
+            response = http.post(
+                f"{url}/v1/games/{game['id']}/moves",
+                json={"move": square},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            spent += time.perf_counter() - started
+            assert response.status_code == 201, response.text
+            seat = 1 - seat
+            done += 1
+    return spent
+
+
+def drive_floor(http: requests.Session, url: str, game_id: str, count: int) -> float:
+    started = time.perf_counter()
+    for _ in range(count):
+        response = http.post(f"{url}/bench/append/{game_id}")
+        assert response.status_code == 201, response.text
+    return time.perf_counter() - started
+
+
+def raw_appends(redis_url: str, namespace: str, count: int) -> float:
+    """Appends per second of the store itself, from Python."""
+    from events.envelope import GENESIS_HASH, seal
+    from events.keys import Keyspace
+    from events.store import EventStore
+
+    store = EventStore(redis.Redis.from_url(redis_url), Keyspace(namespace))
+    game_id = uuid.uuid4().hex[:16]
+
+    def envelope(previous: str, version: int) -> Any:
+        return seal(
+            previous,
+            game_id=game_id,
+            version=version,
+            type="Ticked",
+            seat=None,
+            payload={"n": version},
+            visible_to=None,
+            redacted={},
+            recorded_at=0,
+            event_id=uuid.uuid4().hex,
+            rules_version="bench-1",
+        )
+
+    first = envelope(GENESIS_HASH, 1)
+    store.create(game_id, "bench", "bench-1", [first], seed=b"", tokens={}, created_ms=0)
+    previous = first.hash
+    started = time.perf_counter()
+    for version in range(2, count + 2):
+        env = envelope(previous, version)
+        store.append(game_id, version - 1, previous, [env], game="bench")
+        previous = env.hash
+    return count / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--per-round", type=int, default=300)
+    args = parser.parse_args()
+
+    from events.embedded import EmbeddedRedis, free_port
+
+    namespace = f"orrery-bench-{uuid.uuid4().hex[:6]}"
+    embedded = None
+    redis_url = os.environ.get("REDIS_URL")
+    tmp = tempfile.TemporaryDirectory()
+    if not redis_url:
+        embedded = EmbeddedRedis(Path(tmp.name) / "redis", persistent=False).start()
+        redis_url = embedded.url
+    port = free_port()
+    env = os.environ | {
+        "REDIS_URL": redis_url,
+        "ORRERY_NAMESPACE": namespace,
+        "ORRERY_QUEUE": namespace,
+        "ORRERY_GAMES": "tests.support.tictactoe:GAME",
+        "PYTHONPATH": str(ROOT),
+    }
+    gunicorn = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            "4",
+            "--log-level",
+            "warning",
+            "benchmarks.move_path:bench_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, gunicorn)
+        http = requests.Session()
+        floor_game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]})
+        floor_id = floor_game.json()["id"]
+        drive_moves(http, url, 50)
+        drive_floor(http, url, floor_id, 50)
+        move_time = floor_time = 0.0
+        for _ in range(args.rounds):
+            move_time += drive_moves(http, url, args.per_round)
+            floor_time += drive_floor(http, url, floor_id, args.per_round)
+        total = args.rounds * args.per_round
+        moves_per_s = total / move_time
+        floor_per_s = total / floor_time
+        raw = raw_appends(redis_url, namespace, total)
+        where = "embedded Redis" if embedded else redis_url
+        print(f"move path benchmark ({where}; gunicorn 2 workers x 4 threads; one client; {total} requests each)")
+        print(f"  moves through the API:      {moves_per_s:8.0f} moves/s  ({1000 / moves_per_s:.2f} ms each)")
+        print(f"  floor (append only, HTTP):  {floor_per_s:8.0f} appends/s ({1000 / floor_per_s:.2f} ms each)")
+        print(f"  ratio moves / floor:        {moves_per_s / floor_per_s:8.2f}")
+        print(f"  raw store appends (Python): {raw:8.0f} appends/s ({1000 / raw:.3f} ms each)")
+    finally:
+        os.killpg(gunicorn.pid, signal.SIGTERM)
+        gunicorn.wait(10)
+        client = redis.Redis.from_url(redis_url)
+        keys = list(client.scan_iter(f"{namespace}:*", count=1000))
+        for i in range(0, len(keys), 500):
+            client.unlink(*keys[i : i + 500])
+        if embedded is not None:
+            embedded.stop()
+        tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

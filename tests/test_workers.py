@@ -1,0 +1,61 @@
+"""Real Celery workers: end-game scoring happens once, however often it runs."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import requests
+
+from events.service import GameService, SeatSpec
+from tests.conftest import Worker, wait_for
+
+SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
+
+
+def scored_events(service: GameService, game_id: str) -> list[Any]:
+    return [e for e in service.events(game_id) if e.type == "GameScored"]
+
+
+def finished_game(service: GameService, seed: bytes) -> str:
+    game_id = service.create("tictactoe", SEATS, {}, seed).record.game_id
+    record = service.head(game_id)
+    service.submit(game_id, next(iter(record.game.to_act(record.state))), "resign")
+    return game_id
+
+
+class TestScoring:
+    def test_a_finished_game_is_scored_once_by_the_worker(self, service: GameService, worker: Worker) -> None:
+        game_id = finished_game(service, b"score-me")
+        wait_for(lambda: scored_events(service, game_id))
+        event = scored_events(service, game_id)[0]
+        assert event.payload["reason"] == "resignation"
+        assert set(event.payload["scores"]) == {"0", "1"}
+
+    def test_running_the_task_again_changes_nothing(self, service: GameService, worker: Worker) -> None:
+        from workers.tasks import score_game
+
+        game_id = finished_game(service, b"twice")
+        wait_for(lambda: scored_events(service, game_id))
+        version = service.head(game_id).version
+        ids = [score_game.delay(game_id).id for _ in range(3)]
+        wait_for(lambda: all(f"score_game[{i}] succeeded" in worker.log.read_text() for i in ids))
+        assert len(scored_events(service, game_id)) == 1
+        assert service.head(game_id).version == version
+
+    def test_concurrent_scoring_appends_one_event(self, service: GameService) -> None:
+        game_id = finished_game(service, b"race-score")
+        threads = [threading.Thread(target=GameService(service.store).score, args=(game_id,)) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(scored_events(service, game_id)) == 1
+
+
+class TestHealth:
+    def test_healthz_sees_redis_and_the_worker(self, live_server: str, worker: Worker) -> None:
+        body = requests.get(f"{live_server}/healthz", timeout=10).json()
+        assert body["redis"] == "ok"
+        assert body["worker"] == "ok"
+        assert "tictactoe" in body["games"]
