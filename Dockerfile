@@ -1,0 +1,12 @@
+# The image docker-compose.yml runs as the API, the worker and beat.
+FROM python:3.11-slim
+WORKDIR /srv/orrery
+COPY pyproject.toml README.md app.py ./
+COPY domain ./domain
+COPY events ./events
+COPY workers ./workers
+COPY api ./api
+RUN pip install --no-cache-dir . && useradd --system --home /srv/orrery orrery && chown orrery /srv/orrery
+USER orrery
+EXPOSE 8000
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--threads", "4", "--graceful-timeout", "10", "app:create_app()"]
