@@ -37,6 +37,8 @@ class Settings:
     snapshot_every: int = 50
     max_body_bytes: int = 64 * 1024
     games: tuple[str, ...] = ()
+    visibility_timeout: int = 300
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -49,6 +51,8 @@ class Settings:
             snapshot_every=int(env.get("ORRERY_SNAPSHOT_EVERY", "50")),
             max_body_bytes=int(env.get("ORRERY_MAX_BODY_BYTES", str(64 * 1024))),
             games=tuple(g for g in env.get("ORRERY_GAMES", "").split(",") if g),
+            visibility_timeout=int(env.get("ORRERY_VISIBILITY_TIMEOUT", "300")),
+            public_url=env.get("ORRERY_PUBLIC_URL") or None,
         )
 
     def require_redis(self) -> str:
@@ -101,7 +105,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
 def make_celery(settings: Settings) -> Celery:
     """The Celery app. Tasks are at-least-once and idempotent by construction."""
-    visibility_timeout = 3600
+    visibility_timeout = settings.visibility_timeout
     app = Celery("orrery", broker=settings.redis_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
     app.conf.update(
         task_acks_late=True,
@@ -119,7 +123,10 @@ def make_celery(settings: Settings) -> Celery:
         result_backend_transport_options={"visibility_timeout": visibility_timeout},
         broker_connection_retry_on_startup=True,
         worker_send_task_events=False,
-        beat_schedule={"relay-outbox": {"task": "workers.tasks.relay_outbox", "schedule": 1.0}},
+        beat_schedule={
+            "relay-outbox": {"task": "workers.tasks.relay_outbox", "schedule": 1.0},
+            "sweep-timers": {"task": "workers.tasks.sweep_timers", "schedule": 1.0},
+        },
         timezone="UTC",
     )
     app.conf["orrery_settings"] = settings

@@ -97,6 +97,7 @@ class Games(MethodView):
         out = detail(created.record, Role.SPECTATOR)
         for seat in out["seats"]:
             seat["token"] = created.seat_tokens.get(seat["index"])
+            seat["webhook_secret"] = created.webhook_secrets.get(seat["index"])
         return out | {"creator_token": created.creator_token}
 
     @blp.arguments(schemas.ListQuery, location="query")
@@ -208,3 +209,15 @@ class State(MethodView):
             viewer = Role.SPECTATOR
         state = record.game.view(record.state, viewer)
         return etagged({"version": record.version, "state": state}, record.version)
+
+
+@blp.route("/<game_id>/deliveries")
+class DeliveryLog(MethodView):
+    @blp.arguments(schemas.DeliveriesQuery, location="query")
+    @blp.response(200, schemas.Deliveries)
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Every webhook delivery attempt of the game, oldest first: for the creator's token only."""
+        if service().viewer_for(game_id, bearer_token()) is not Role.AUDITOR:
+            raise Forbidden("only the game's creator may read its delivery log")
+        return {"deliveries": service().store.deliveries(game_id, start=query["start"], limit=query["limit"])}

@@ -40,6 +40,10 @@ class Seat(Schema):
 
 class SeatWithToken(Seat):
     token = fields.String(allow_none=True, metadata={"description": "The seat's secret; shown only in this response."})
+    webhook_secret = fields.String(
+        allow_none=True,
+        metadata={"description": "A webhook bot's signing secret (whsec_...); shown only in this response."},
+    )
 
 
 class Result(Schema):
@@ -153,6 +157,30 @@ class LegalMoves(Schema):
     version = fields.Integer(required=True)
     moves = fields.List(fields.Raw(), required=True)
     truncated = fields.Boolean(required=True, metadata={"description": "True when more moves exist than `limit`."})
+
+
+class DeliveriesQuery(Schema):
+    start = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class DeliveryAttempt(Schema):
+    webhook_id = fields.String(required=True)
+    attempt = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    at = fields.Integer(required=True, metadata={"description": "Milliseconds since the epoch."})
+    url = fields.String(required=True)
+    status = fields.Integer(allow_none=True, metadata={"description": "The HTTP status, or null if none came back."})
+    latency_ms = fields.Integer(required=True)
+    error = fields.String(allow_none=True)
+    outcome = fields.String(
+        required=True, metadata={"description": "moved, accepted, retry, disabled, gave_up or stale"}
+    )
+
+
+class Deliveries(Schema):
+    deliveries = fields.List(fields.Nested(DeliveryAttempt), required=True)
 
 
 class Health(Schema):

@@ -282,6 +282,17 @@ def rng(seed: bytes, label: str) -> random.Random:
 # --- The contract -----------------------------------------------------------
 
 
+class Bot(Protocol):
+    """A built-in bot: picks a legal move for ``seat``.
+
+    It reads only what ``seat`` may see. ``rng`` is its only source of
+    randomness, and ``think_ms`` its time budget.
+    """
+
+    def __call__(self, state: Any, seat: int, rng: random.Random, think_ms: int) -> JSON: ...
+
+
+
 @runtime_checkable
 class Game(Protocol, Generic[S]):
     """What the service needs of a game. Implementations are stateless objects."""
@@ -295,6 +306,10 @@ class Game(Protocol, Generic[S]):
     options: Sequence[Option]
     events: Mapping[str, type[Event]]
     """Every event type of the game, by type name."""
+    bots: Mapping[str, Bot]
+    """The built-in bots, by name (``random``, ``greedy``, ``search``...)."""
+    pass_move: JSON | None
+    """The move that passes a turn, for the ``pass`` timeout policy; None if the game has none."""
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> S:
         """The state before any event, for validated ``options``."""
@@ -330,6 +345,10 @@ class Game(Protocol, Generic[S]):
 
     def view(self, state: S, viewer: Viewer) -> JSON:
         """The state as ``viewer`` may see it, as JSON."""
+        ...
+
+    def timed_out(self, state: S, seat: int) -> list[Event]:
+        """The events of ``seat`` forfeiting because its time ran out (outcome reason ``timeout``)."""
         ...
 
 

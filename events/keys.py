@@ -28,6 +28,8 @@ class GameKeys:
     snapshot: str
     tokens: str
     seed: str
+    secrets: str
+    deliveries: str
     outbox: str
     bucket: int
 
@@ -51,6 +53,8 @@ class Keyspace:
             snapshot=f"{prefix}:snap",
             tokens=f"{prefix}:tokens",
             seed=f"{prefix}:seed",
+            secrets=f"{prefix}:secrets",
+            deliveries=f"{prefix}:deliveries",
             outbox=self.outbox(b),
             bucket=b,
         )
@@ -62,8 +66,13 @@ class Keyspace:
         """A sorted set of game ids by creation time; ``*`` means any."""
         return f"{self.tag(bucket)}:idx:{game}:{status}"
 
-    def deadlines(self, bucket: int) -> str:
-        return f"{self.tag(bucket)}:deadlines"
+    def timers(self, bucket: int) -> str:
+        """A sorted set of due times: turn deadlines and bot watchdogs."""
+        return f"{self.tag(bucket)}:timers"
+
+    def webhooks(self) -> str:
+        """Webhook endpoints by URL: their signing secret and whether a 410 disabled them."""
+        return f"{self.namespace}:webhooks"
 
     def pattern(self) -> str:
         """A SCAN pattern for every key of this namespace."""

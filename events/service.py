@@ -13,6 +13,7 @@ import collections
 import dataclasses
 import hashlib
 import pickle
+import random
 import secrets
 import threading
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 from domain import contract
 from domain.contract import JSON, Event, Game, Outcome, Role, Viewer
+from events import seats as seats_module
 from events.envelope import GENESIS_HASH, Envelope, canonical, seal, verify_chain
 from events.store import (
     ACTIVE,
@@ -66,7 +68,15 @@ class GameScored(Event):
     scores: dict[str, Any]
 
 
-SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored)
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    """A seat's turn deadline passed; the events that follow apply the game's ``on_timeout`` policy."""
+
+    seat: int
+    policy: str
+
+
+SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored, TurnTimedOut)
 
 
 # --- Errors ----------------------------------------------------------------------
@@ -126,6 +136,7 @@ class Record:
     hash: str
     created: GameCreated
     created_ms: int
+    updated_ms: int
     state: Any
     outcome: Outcome | None
     seed: str | None = None
@@ -159,6 +170,7 @@ class Created:
     record: Record
     seat_tokens: dict[int, str]
     creator_token: str
+    webhook_secrets: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -214,29 +226,48 @@ class GameService:
             raise InvalidRequest(
                 f"{game_name} is played by {counts.start} to {counts.stop - 1} seats, not {len(seats)}", field="seats"
             )
-        parsed = contract.parse_options(game.options, options)
+        parsed = seats_module.split_options(game, options)
+        try:
+            bots = [seats_module.parse_bot(game, i, s.bot) for i, s in enumerate(seats)]
+        except seats_module.InvalidSeat as error:
+            raise InvalidRequest(str(error), field="seats") from None
         seed = secrets.token_bytes(32) if seed is None else seed
         created = GameCreated(
             game=game.name,
             rules_version=game.rules_version,
-            seats=tuple({"name": s.name, "bot": s.bot} for s in seats),
+            seats=tuple(
+                {"name": s.name, "bot": None if b is None else b.public()} for s, b in zip(seats, bots, strict=True)
+            ),
             options=parsed,
             seed_sha256=hashlib.sha256(seed).hexdigest(),
         )
         game_id = secrets.token_hex(8)
         now = _now_ms()
-        state = game.initial(len(seats), parsed)
+        state = game.initial(len(seats), seats_module.rules_options(parsed))
         setup = game.setup(state, seed)
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        seat_tokens = {i: secrets.token_urlsafe(24) for i, s in enumerate(seats) if s.bot is None}
+        seat_tokens = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or b.webhook}
+        webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
+        webhook_secrets = self._register_endpoints(webhook_urls)
         creator_token = secrets.token_urlsafe(24)
         roles = {token_hash(t): f"seat:{i}" for i, t in seat_tokens.items()} | {token_hash(creator_token): "creator"}
-        self.store.create(game_id, game.name, game.rules_version, envelopes, seed=seed, tokens=roles, created_ms=now)
+        hidden = {f"token:{i}": seat_tokens.pop(i) for i in webhook_urls}
         record = self._fold(None, envelopes)
+        self.store.create(
+            game_id,
+            game.name,
+            game.rules_version,
+            envelopes,
+            seed=seed,
+            tokens=roles,
+            created_ms=now,
+            timers=self.timers(record, now),
+            secrets=hidden,
+        )
         self._remember(record)
         if self.on_append is not None:
             self.on_append(record)
-        return Created(record, seat_tokens, creator_token)
+        return Created(record, seat_tokens, creator_token, webhook_secrets)
 
     def submit(
         self,
@@ -292,6 +323,92 @@ class GameService:
             except (VersionConflict, IdempotencyConflict):
                 continue
             return result.record
+
+    def _register_endpoints(self, urls: dict[int, str]) -> dict[int, str]:
+        """Secrets of the webhook endpoints seen here for the first time, by seat: shown only once."""
+        shown: dict[str, str] = {}
+        for url in set(urls.values()):
+            secret = seats_module.webhook_secret()
+            if self.store.register_endpoint(url, secret):
+                shown[url] = secret
+        return {seat: shown[url] for seat, url in urls.items() if url in shown}
+
+    def time_out(self, game_id: str, version: int) -> MoveResult | None:
+        """Apply the ``on_timeout`` policy to every seat still to act at ``version``.
+
+        Nothing happens if the game has moved on since; a repeat is a no-op.
+        """
+        record = self.head(game_id)
+        if record.version != version or record.over:
+            return None
+        game, policy = record.game, record.created.options["on_timeout"]
+        state, events = record.state, list[Event]()
+        for seat in sorted(game.to_act(state)):
+            if seat not in game.to_act(state) or game.outcome(state) is not None:
+                continue
+            events.append(TurnTimedOut(seat=seat, policy=policy))
+            seat_events, state = self._timeout_events(record, state, seat, policy)
+            events += seat_events
+        try:
+            return self._append(record, events, None, f"timeout:{version}", "0" * 64)
+        except (VersionConflict, IdempotencyConflict):
+            return None
+
+    def _timeout_events(self, record: Record, state: Any, seat: int, policy: str) -> tuple[list[Event], Any]:
+        game, events = record.game, []
+        rng = contract.rng(self.store.seed(record.game_id), f"timeout:{record.version}:{seat}")
+        for _ in range(1000):
+            if policy == "forfeit":
+                moves = []
+            elif policy == "pass":
+                moves = [game.pass_move]
+            else:
+                moves = list(game.legal_moves(state, seat))
+            step = game.decide(state, seat, rng.choice(moves)) if moves else game.timed_out(state, seat)
+            state = contract.fold(game, state, step)
+            events += step
+            if not moves or seat not in game.to_act(state) or game.outcome(state) is not None:
+                break
+        return events, state
+
+    def bot_move(self, game_id: str, seat: int, version: int) -> MoveResult | None:
+        """Let a built-in bot play ``seat``'s turn at ``version``; None if that turn is no longer open."""
+        record = self.head(game_id)
+        if record.version != version or record.over or seat not in record.game.to_act(record.state):
+            return None
+        bot = seats_module.BotSeat.from_public(record.created.seats[seat]["bot"])
+        if bot is None or bot.builtin is None:
+            return None
+        rng = random.Random(hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest())
+        move = record.game.bots[bot.builtin](record.state, seat, rng, bot.think_ms)
+        try:
+            return self.submit(game_id, seat, move, idempotency_key=f"bot:{seat}:{version}")
+        except (StaleVersion, contract.RuleError):
+            return None
+
+    def timers(self, record: Record, now: int) -> list[tuple[str, int]]:
+        """The deadline and bot watchdogs the game needs at its current version."""
+        if record.over:
+            return []
+        timers = []
+        deadline_s = record.created.options.get("move_deadline_s")
+        if deadline_s:
+            timers.append(
+                (seats_module.timer_member("deadline", record.game_id, record.version), now + deadline_s * 1000)
+            )
+        for seat in record.game.to_act(record.state):
+            bot = seats_module.BotSeat.from_public(record.created.seats[seat]["bot"])
+            if bot is not None and bot.builtin is not None:
+                due = now + bot.think_ms + seats_module.BOT_GRACE_MS
+                timers.append((seats_module.timer_member("bot", record.game_id, record.version, seat), due))
+        return timers
+
+    def deadline(self, record: Record) -> int | None:
+        """When the current turn times out, in ms since the epoch; None without a deadline."""
+        deadline_s = record.created.options.get("move_deadline_s")
+        if not deadline_s or record.over:
+            return None
+        return int(record.updated_ms + deadline_s * 1000)
 
     # --- queries -----------------------------------------------------------------
 
@@ -399,6 +516,7 @@ class GameService:
         if finishing:
             events = [*events, SeedRevealed(seed=self.store.seed(record.game_id).hex())]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
+        new = self._fold(record, envelopes)
         appended = self.store.append(
             record.game_id,
             record.version,
@@ -409,6 +527,7 @@ class GameService:
             fingerprint=fingerprint,
             finished=finishing,
             now_ms=now,
+            timers=self.timers(new, now),
         )
         if appended.duplicate:
             return MoveResult(
@@ -416,7 +535,6 @@ class GameService:
                 self.store.read(record.game_id, after=appended.first - 1, upto=appended.last),
                 True,
             )
-        new = self._fold(record, envelopes)
         self._remember(new)
         if new.version // self.snapshot_every > record.version // self.snapshot_every:
             self.store.save_snapshot(new.game_id, Snapshot(new.version, new.game.rules_version, _pickle_record(new)))
@@ -500,18 +618,19 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
         game = contract.get(created.game)
         if created.rules_version != game.rules_version:
             raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
-        state = game.initial(len(created.seats), created.options)
+        state = game.initial(len(created.seats), seats_module.rules_options(created.options))
         return Record(
-            envelope.game_id,
-            game,
-            envelope.version,
-            envelope.hash,
-            created,
-            envelope.recorded_at,
-            state,
-            game.outcome(state),
+            game_id=envelope.game_id,
+            game=game,
+            version=envelope.version,
+            hash=envelope.hash,
+            created=created,
+            created_ms=envelope.recorded_at,
+            updated_ms=envelope.recorded_at,
+            state=state,
+            outcome=game.outcome(state),
         )
-    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash}
+    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
     if envelope.type in SERVICE_EVENTS:
         event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
         if isinstance(event, SeedRevealed):

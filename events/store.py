@@ -9,12 +9,13 @@ version lives in the metadata; it is never derived from the stream's length.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import redis
 
-from events.envelope import Envelope
+from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
 
 ACTIVE = "active"
@@ -35,6 +36,16 @@ for i = 1, ntok do
   redis.call('HSET', KEYS[3], ARGV[t + 2 * i - 1], ARGV[t + 2 * i])
 end
 for k = 6, 9 do redis.call('ZADD', KEYS[k], ARGV[2], ARGV[1]) end
+t = t + 2 * ntok + 1
+local ntimers = tonumber(ARGV[t])
+for i = 1, ntimers do
+  redis.call('ZADD', KEYS[10], ARGV[t + 2 * i], ARGV[t + 2 * i - 1])
+end
+t = t + 2 * ntimers + 1
+local nsecrets = tonumber(ARGV[t])
+for i = 1, nsecrets do
+  redis.call('HSET', KEYS[11], ARGV[t + 2 * i - 1], ARGV[t + 2 * i])
+end
 redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '0', 'event', ARGV[7])
 return {'ok', 1, n}
 """
@@ -68,6 +79,11 @@ if ARGV[6] == '1' then
   redis.call('ZREM', KEYS[6], ARGV[9])
   redis.call('ZADD', KEYS[7], meta[3], ARGV[9])
   redis.call('ZADD', KEYS[8], meta[3], ARGV[9])
+end
+local t = 11 + n
+local ntimers = tonumber(ARGV[t])
+for i = 1, ntimers do
+  redis.call('ZADD', KEYS[9], ARGV[t + 2 * i], ARGV[t + 2 * i - 1])
 end
 redis.call('XADD', KEYS[4], '*', 'game_id', ARGV[9], 'version', last, 'finished', ARGV[6], 'event', ARGV[8])
 return {'ok', current + 1, last}
@@ -168,15 +184,20 @@ class EventStore:
         seed: bytes,
         tokens: dict[str, str],
         created_ms: int,
+        timers: Sequence[tuple[str, int]] = (),
+        secrets: dict[str, str] | None = None,
         outbox_event: str = "created",
     ) -> Appended:
-        """Create a game with its first events, token hashes and secret seed, atomically."""
+        """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically."""
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
+        keys += [self.keys.timers(k.bucket), k.secrets]
         argv: list[Any] = [game_id, created_ms, game, rules_version, seed.hex(), envelopes[-1].hash, outbox_event]
         argv += [len(envelopes), *(e.to_json() for e in envelopes), len(tokens)]
         for token_hash, role in tokens.items():
             argv += [token_hash, role]
+        argv += _pairs(timers)
+        argv += _pairs(list((secrets or {}).items()))
         reply = self._create(keys=keys, args=argv)
         if reply[0] == b"exists":
             raise GameExists(game_id)
@@ -194,6 +215,7 @@ class EventStore:
         fingerprint: str = "",
         finished: bool = False,
         now_ms: int = 0,
+        timers: Sequence[tuple[str, int]] = (),
         outbox_event: str = "appended",
     ) -> Appended:
         """Append ``envelopes`` after ``expected_version``, or raise.
@@ -206,6 +228,7 @@ class EventStore:
         keys = [k.events, k.meta, k.idempotency, k.outbox]
         keys += [self.keys.index(k.bucket, name, ACTIVE) for name in ("*", game)]
         keys += [self.keys.index(k.bucket, name, FINISHED) for name in ("*", game)]
+        keys += [self.keys.timers(k.bucket)]
         argv: list[Any] = [
             expected_version,
             idempotency_key or "",
@@ -218,6 +241,7 @@ class EventStore:
             game_id,
             len(envelopes),
             *(e.to_json() for e in envelopes),
+            *_pairs(timers),
         ]
         reply = self._append(keys=keys, args=argv)
         status = reply[0].decode()
@@ -347,6 +371,57 @@ class EventStore:
         pipe.xdel(key, entry.entry_id)
         pipe.execute()
 
+    # --- timers ----------------------------------------------------------------
+
+    def due_timers(self, bucket: int, now_ms: int, limit: int = 100) -> list[str]:
+        """Timer members of a bucket that are due."""
+        rows = self.redis.zrangebyscore(self.keys.timers(bucket), "-inf", now_ms, start=0, num=limit)
+        return [row.decode() for row in rows]
+
+    def claim_timer(self, bucket: int, member: str) -> bool:
+        """Take a due timer; only one of several concurrent sweeps gets it."""
+        return bool(self.redis.zrem(self.keys.timers(bucket), member))
+
+    def set_timer(self, bucket: int, member: str, due_ms: int) -> None:
+        self.redis.zadd(self.keys.timers(bucket), {member: due_ms})
+
+    def timers(self, bucket: int) -> dict[str, int]:
+        """Every timer of a bucket with its due time."""
+        return {m.decode(): int(s) for m, s in self.redis.zrange(self.keys.timers(bucket), 0, -1, withscores=True)}
+
+    # --- bot seats ---------------------------------------------------------------
+
+    def secret(self, game_id: str, field: str) -> str | None:
+        """A bot seat's secret value (its webhook secret or token), or a flag."""
+        value = self.redis.hget(self.keys.game(game_id).secrets, field)
+        return None if value is None else str(value.decode())
+
+    def register_endpoint(self, url: str, secret: str) -> bool:
+        """Give a webhook URL its signing secret unless it has one; True if this call gave it."""
+        return bool(self.redis.hsetnx(self.keys.webhooks(), f"secret:{url}", secret))
+
+    def endpoint_secret(self, url: str) -> str | None:
+        value = self.redis.hget(self.keys.webhooks(), f"secret:{url}")
+        return None if value is None else str(value.decode())
+
+    def endpoint_disabled(self, url: str) -> bool:
+        return bool(self.redis.hexists(self.keys.webhooks(), f"disabled:{url}"))
+
+    def disable_endpoint(self, url: str, reason: str) -> None:
+        self.redis.hset(self.keys.webhooks(), f"disabled:{url}", reason)
+
+    def log_delivery(self, game_id: str, attempt: dict[str, Any], keep: int = 10_000) -> None:
+        """Record one webhook delivery attempt."""
+        key = self.keys.game(game_id).deliveries
+        pipe = self.redis.pipeline()
+        pipe.rpush(key, canonical(attempt))
+        pipe.ltrim(key, -keep, -1)
+        pipe.execute()
+
+    def deliveries(self, game_id: str, *, start: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        rows = self.redis.lrange(self.keys.game(game_id).deliveries, start, start + limit - 1)
+        return [json.loads(row) for row in rows]
+
     def _index_keys(self, k: GameKeys, game: str, status: str) -> list[str]:
         return [
             self.keys.index(k.bucket, "*", "*"),
@@ -354,3 +429,11 @@ class EventStore:
             self.keys.index(k.bucket, "*", status),
             self.keys.index(k.bucket, game, status),
         ]
+
+
+def _pairs(items: Sequence[tuple[str, Any]]) -> list[Any]:
+    """``[count, key1, value1, key2, value2, ...]`` for a script's arguments."""
+    out: list[Any] = [len(items)]
+    for key, value in items:
+        out += [key, value]
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -102,14 +103,17 @@ def service(app: Any) -> Any:
 class Worker:
     """A real Celery worker (with beat) in a child process."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.workdir = workdir
+        self.env = os.environ.copy() if env is None else env
         self.process: subprocess.Popen[bytes] | None = None
         self.log = workdir / f"worker-{uuid.uuid4().hex[:6]}.log"
+        self.node = f"test-{uuid.uuid4().hex[:6]}@{socket.gethostname()}"
 
     def start(self, *, beat: bool = True, concurrency: int = 2, timeout: float = 60.0) -> Worker:
-        from app import celery
+        from app import Settings, make_celery
 
+        celery = make_celery(Settings.from_env(self.env))
         command = [
             sys.executable,
             "-m",
@@ -120,14 +124,14 @@ class Worker:
             "--loglevel=INFO",
             f"--concurrency={concurrency}",
             "--hostname",
-            f"test-{uuid.uuid4().hex[:6]}@%h",
+            self.node,
         ]
         if beat:
             command += ["-B", "--schedule", str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}")]
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
-            env=os.environ.copy(),
+            env=self.env,
             start_new_session=True,
             stdout=self.log.open("wb"),
             stderr=subprocess.STDOUT,
@@ -136,7 +140,7 @@ class Worker:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the worker exited: {self.log.read_text()[-3000:]}")
-            if celery.control.ping(timeout=0.5):
+            if celery.control.ping(destination=[self.node], timeout=0.5):
                 return self
         raise RuntimeError(f"the worker did not answer within {timeout}s: {self.log.read_text()[-3000:]}")
 

@@ -1,7 +1,13 @@
 """The tasks. Each is idempotent: running it twice changes nothing more than once.
 
-The outbox relay turns appended events into follow-up tasks: when a game ends,
-``score_game`` appends ``GameScored`` through the service, exactly once.
+* The outbox relay turns appended events into follow-up tasks: scoring a
+  finished game, and the turn of a bot seat that must act.
+* ``play_bot_turn`` lets a built-in bot move, through the same service
+  function as the API, with a deterministic idempotency key.
+* ``deliver_turn`` POSTs a signed turn request to a webhook bot (see
+  :mod:`workers.webhooks`).
+* ``sweep_timers`` runs every second from beat: turn deadlines, and a
+  watchdog that dispatches again a bot turn whose worker died.
 """
 
 from __future__ import annotations
@@ -10,13 +16,15 @@ import functools
 import logging
 import os
 import socket
+import time
 from typing import Any
 
 import redis
 from celery import current_app, shared_task
 
 from events.keys import BUCKETS, bucket_of
-from events.service import Record
+from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, timer_member
+from events.service import GameService, Record
 
 log = logging.getLogger(__name__)
 
@@ -24,16 +32,28 @@ RELAY_GROUP = "relay"
 
 
 @functools.cache
-def service() -> Any:
+def service() -> GameService:
     """This worker process's game service."""
     from app import build_service
 
-    return build_service(current_app.conf["orrery_settings"])
+    built: GameService = build_service(current_app.conf["orrery_settings"])
+    return built
+
+
+def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
+    if record.over:
+        return []
+    seats = []
+    for seat in sorted(record.game.to_act(record.state)):
+        bot = BotSeat.from_public(record.created.seats[seat]["bot"])
+        if bot is not None:
+            seats.append((seat, bot))
+    return seats
 
 
 def needs_worker(record: Record) -> bool:
-    """Whether the game now waits on a worker: a finished game still to be scored."""
-    return record.over and record.scored is None
+    """Whether the game now waits on a worker: a finished game to score, or a bot to move."""
+    return (record.over and record.scored is None) or bool(bot_seats_to_act(record))
 
 
 def wake_relay(record: Record) -> None:
@@ -47,6 +67,19 @@ def wake_relay(record: Record) -> None:
         relay_outbox.apply_async(args=[bucket_of(record.game_id)])
     except Exception:  # the beat relays every second anyway
         log.warning("could not wake the outbox relay for game %s", record.game_id, exc_info=True)
+
+
+def dispatch(record: Record) -> None:
+    """Queue what a game needs from the workers at its current version."""
+    if record.over:
+        if record.scored is None:
+            score_game.delay(record.game_id)
+        return
+    for seat, bot in bot_seats_to_act(record):
+        if bot.webhook is not None:
+            deliver_turn.delay(record.game_id, seat, record.version)
+        else:
+            play_bot_turn.delay(record.game_id, seat, record.version)
 
 
 @shared_task(name="workers.tasks.relay_outbox")
@@ -63,9 +96,14 @@ def relay_outbox(bucket: int | None = None) -> int:
                 raise
             store.ensure_outbox_groups(RELAY_GROUP)
             entries = store.claim_outbox(b, RELAY_GROUP, consumer)
+        latest: dict[str, int] = {}
         for entry in entries:
-            if entry.finished:
-                score_game.delay(entry.game_id)
+            latest[entry.game_id] = max(latest.get(entry.game_id, 0), entry.version)
+        for game_id, version in latest.items():
+            record = service().head(game_id)
+            if record.version == version:
+                dispatch(record)
+        for entry in entries:
             store.ack_outbox(entry, RELAY_GROUP)
             handled += 1
     return handled
@@ -75,3 +113,57 @@ def relay_outbox(bucket: int | None = None) -> int:
 def score_game(game_id: str) -> int:
     """Append ``GameScored`` to a finished game once; returns the game's version."""
     return int(service().score(game_id).version)
+
+
+@shared_task(name="workers.tasks.play_bot_turn")
+def play_bot_turn(game_id: str, seat: int, version: int) -> int | None:
+    """A built-in bot's turn at ``version``; a late or repeated task changes nothing."""
+    result = service().bot_move(game_id, seat, version)
+    return None if result is None else result.record.version
+
+
+@shared_task(name="workers.tasks.deliver_turn", bind=True)
+def deliver_turn(self: Any, game_id: str, seat: int, version: int, attempt: int = 1) -> str:
+    """POST a signed turn request to a webhook bot, retrying with backoff until the deadline."""
+    from workers.webhooks import deliver
+
+    outcome = deliver(service(), game_id, seat, version, attempt, current_app.conf["orrery_settings"].public_url)
+    if outcome.retry_in is not None:
+        deliver_turn.apply_async(args=[game_id, seat, version, attempt + 1], countdown=outcome.retry_in)
+    return outcome.status
+
+
+@shared_task(name="workers.tasks.sweep_timers")
+def sweep_timers() -> int:
+    """Handle due timers: turn deadlines and bot watchdogs. A repeated sweep changes nothing."""
+    store = service().store
+    handled = 0
+    now = time.time_ns() // 1_000_000
+    for bucket in range(BUCKETS):
+        for member in store.due_timers(bucket, now):
+            if not store.claim_timer(bucket, member):
+                continue
+            kind, game_id, version, seat = parse_timer(member)
+            try:
+                handle_timer(kind, game_id, version, seat)
+            except Exception:
+                log.exception("timer %s failed; it will be tried again", member)
+                store.set_timer(bucket, member, now + 5000)
+            handled += 1
+    return handled
+
+
+def handle_timer(kind: str, game_id: str, version: int, seat: int | None) -> None:
+    if kind == "deadline":
+        service().time_out(game_id, version)
+        return
+    if kind != "bot" or seat is None:
+        return
+    record = service().head(game_id)
+    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+        return
+    log.warning("bot turn of seat %s in game %s at version %s is late; dispatching it again", seat, game_id, version)
+    play_bot_turn.delay(game_id, seat, version)
+    bot = BotSeat.from_public(record.created.seats[seat]["bot"])
+    due = time.time_ns() // 1_000_000 + (bot.think_ms if bot else 0) + BOT_GRACE_MS
+    service().store.set_timer(bucket_of(game_id), timer_member("bot", game_id, version, seat), due)

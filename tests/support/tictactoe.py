@@ -9,6 +9,8 @@ It ships only in the tests.
 from __future__ import annotations
 
 import dataclasses
+import random
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -57,11 +59,17 @@ class PlayerResigned(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PlayerTimedOut(Event):
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Board:
     cells: tuple[int | None, ...] = (None,) * 9
     to_move: int = 0
     secrets: tuple[int | None, int | None] = (None, None)
     resigned: int | None = None
+    timed_out: int | None = None
 
 
 class TicTacToe:
@@ -71,7 +79,12 @@ class TicTacToe:
     rules_version = "tictactoe-1"
     seat_counts = range(2, 3)
     options = (Option("secret_squares", bool, True, "deal each seat a secret bonus square"),)
-    events = contract.event_types(FirstPlayerDrawn, SecretSquareDealt, MarkPlaced, PlayerResigned)
+    events = contract.event_types(FirstPlayerDrawn, SecretSquareDealt, MarkPlaced, PlayerResigned, PlayerTimedOut)
+    pass_move = None
+
+    @property
+    def bots(self) -> dict[str, contract.Bot]:
+        return {"random": random_bot, "slow": slow_bot}
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> Board:
         return Board()
@@ -108,6 +121,8 @@ class TicTacToe:
                 return dataclasses.replace(state, cells=tuple(cells), to_move=1 - seat)
             case PlayerResigned(seat):
                 return dataclasses.replace(state, resigned=seat)
+            case PlayerTimedOut(seat):
+                return dataclasses.replace(state, timed_out=seat)
         raise ValueError(f"unknown event {event!r}")
 
     def legal_moves(self, state: Board, seat: int) -> Iterable[JSON]:
@@ -121,6 +136,8 @@ class TicTacToe:
     def outcome(self, state: Board) -> Outcome | None:
         if state.resigned is not None:
             return Outcome((1 - state.resigned,), "resignation")
+        if state.timed_out is not None:
+            return Outcome((1 - state.timed_out,), "timeout")
         for a, b, c in LINES:
             owner = state.cells[a]
             if owner is not None and owner == state.cells[b] == state.cells[c]:
@@ -147,6 +164,9 @@ class TicTacToe:
             view["secret_squares"] = [None if s is None else NAMES[s] for s in state.secrets]
         return view
 
+    def timed_out(self, state: Board, seat: int) -> list[Event]:
+        return [PlayerTimedOut(seat)]
+
     def _holds_secret(self, state: Board, seat: int) -> bool:
         secret = state.secrets[seat]
         return secret is not None and state.cells[secret] == seat
@@ -157,6 +177,17 @@ class TicTacToe:
         if isinstance(move, int) and not isinstance(move, bool) and 0 <= move < 9:
             return move
         raise InvalidMoveError(f"a move is a square from a1 to c3 (or 0 to 8), or 'resign'; not {move!r}")
+
+
+def random_bot(state: Board, seat: int, rng: random.Random, think_ms: int) -> JSON:
+    """Any free square."""
+    return rng.choice(list(GAME.legal_moves(state, seat)))
+
+
+def slow_bot(state: Board, seat: int, rng: random.Random, think_ms: int) -> JSON:
+    """Thinks for all of ``think_ms``, then plays like ``random_bot`` (for tests that kill a worker mid-turn)."""
+    time.sleep(think_ms / 1000)
+    return random_bot(state, seat, rng, think_ms)
 
 
 GAME = TicTacToe()

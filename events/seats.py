@@ -1,0 +1,118 @@
+"""Seats that are bots, table options that every game has, and the timers they need.
+
+A seat is a human (with a token), a built-in bot run by a worker, or a webhook
+bot that the worker POSTs turn requests to. Table options (the turn deadline
+and what happens when it passes) are the service's, not the rules'.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import secrets
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlparse
+
+from domain import contract
+from domain.contract import JSON, Game, InvalidOptionError, Option
+
+DEFAULT_THINK_MS = 2000
+MAX_THINK_MS = 60_000
+BOT_GRACE_MS = 15_000
+"""How long past its think time a built-in bot's turn may stay unplayed before a sweep dispatches it again."""
+
+TABLE_OPTIONS = (
+    Option(
+        "move_deadline_s", int, None, "seconds each turn may take; unset means no limit", minimum=1, maximum=30 * 86400
+    ),
+    Option(
+        "on_timeout",
+        str,
+        "forfeit",
+        "what happens when a turn's deadline passes: the seat forfeits, plays a random legal move, or passes",
+        choices=("forfeit", "random", "pass"),
+    ),
+)
+TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
+
+
+class InvalidSeat(ValueError):
+    """A seat description the service cannot accept."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A bot seat's public description, as recorded in ``GameCreated``."""
+
+    builtin: str | None = None
+    think_ms: int = DEFAULT_THINK_MS
+    webhook: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        if self.webhook is not None:
+            return {"webhook": self.webhook}
+        return {"builtin": self.builtin, "think_ms": self.think_ms}
+
+    @classmethod
+    def from_public(cls, raw: Mapping[str, Any] | None) -> BotSeat | None:
+        if raw is None:
+            return None
+        if "webhook" in raw:
+            return cls(webhook=raw["webhook"])
+        return cls(builtin=raw["builtin"], think_ms=raw.get("think_ms", DEFAULT_THINK_MS))
+
+
+def parse_bot(game: Game[Any], index: int, raw: Mapping[str, JSON] | None) -> BotSeat | None:
+    """Validate one seat's ``bot`` object."""
+    if raw is None:
+        return None
+    where = f"seat {index}"
+    unknown = sorted(set(raw) - {"builtin", "think_ms", "webhook"})
+    if unknown:
+        raise InvalidSeat(f"{where}: unknown bot setting {unknown[0]!r}; use 'builtin' (with 'think_ms') or 'webhook'")
+    if ("builtin" in raw) == ("webhook" in raw):
+        raise InvalidSeat(f"{where}: a bot is either {{'builtin': name}} or {{'webhook': url}}")
+    if "webhook" in raw:
+        url = raw["webhook"]
+        parsed = urlparse(url) if isinstance(url, str) else None
+        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise InvalidSeat(f"{where}: webhook must be an http:// or https:// URL, not {url!r}")
+        if "think_ms" in raw:
+            raise InvalidSeat(f"{where}: think_ms applies to built-in bots only")
+        return BotSeat(webhook=url)
+    name = raw["builtin"]
+    if name not in game.bots:
+        raise InvalidSeat(f"{where}: {game.name} has no built-in bot {name!r}; it has: {', '.join(sorted(game.bots))}")
+    think_ms = raw.get("think_ms", DEFAULT_THINK_MS)
+    if not isinstance(think_ms, int) or isinstance(think_ms, bool) or not 1 <= think_ms <= MAX_THINK_MS:
+        raise InvalidSeat(f"{where}: think_ms must be a whole number of milliseconds from 1 to {MAX_THINK_MS}")
+    return BotSeat(builtin=str(name), think_ms=think_ms)
+
+
+def split_options(game: Game[Any], raw: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Validate the table options and the game's options together; one dict of both."""
+    table = contract.parse_options(TABLE_OPTIONS, {k: v for k, v in raw.items() if k in TABLE_OPTION_NAMES})
+    rules = contract.parse_options(game.options, {k: v for k, v in raw.items() if k not in TABLE_OPTION_NAMES})
+    if table["on_timeout"] == "pass" and game.pass_move is None:
+        raise InvalidOptionError(f"option 'on_timeout': {game.name} has no pass, so a timeout cannot pass")
+    return rules | table
+
+
+def rules_options(options: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The options the rules see: everything but the table options."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTION_NAMES}
+
+
+def webhook_secret() -> str:
+    """A Standard Webhooks secret: ``whsec_`` and 32 random bytes in base64."""
+    return "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+
+
+def timer_member(kind: str, game_id: str, version: int, seat: int | None = None) -> str:
+    return f"{kind}|{game_id}|{version}" + ("" if seat is None else f"|{seat}")
+
+
+def parse_timer(member: str) -> tuple[str, str, int, int | None]:
+    parts = member.split("|")
+    return parts[0], parts[1], int(parts[2]), int(parts[3]) if len(parts) > 3 else None

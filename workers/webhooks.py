@@ -1,0 +1,181 @@
+"""Turn requests to webhook bots, signed as the Standard Webhooks spec says.
+
+The worker POSTs the seat's view, its legal moves (when there are not too
+many), the turn's deadline and the seat's token. The bot answers 200 with
+``{"move": ...}``, or 202 and moves later through the API with that token.
+A connection error, a 5xx or a 429 is retried with exponential backoff and
+jitter until the deadline; a 410 disables the endpoint. Every attempt is
+logged for the game's creator. The ``webhook-id`` of a turn is the same on
+every retry, so a bot can drop duplicates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import itertools
+import json
+import random
+import time
+from typing import Any
+
+import requests
+from standardwebhooks.webhooks import Webhook
+
+from domain.contract import RuleError
+from events.seats import BotSeat
+from events.service import GameService, Record, StaleVersion
+
+LEGAL_MOVES_LIMIT = 500
+"""Turn requests carry the legal moves when there are at most this many."""
+DELIVERY_WINDOW_MS = 15 * 60 * 1000
+"""Without a turn deadline, deliveries are retried for this long after the turn began."""
+BACKOFF_BASE_S = 0.5
+BACKOFF_CAP_S = 60.0
+CONNECT_TIMEOUT_S = 3.0
+READ_TIMEOUT_S = 10.0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Delivery:
+    """What became of one attempt: a status word, and when to try again, if ever."""
+
+    status: str
+    retry_in: float | None = None
+
+
+def webhook_id(game_id: str, seat: int, version: int) -> str:
+    """The same id on every retry of one turn request."""
+    return f"msg_{game_id}_{version}_{seat}"
+
+
+def turn_request(
+    service: GameService, record: Record, seat: int, token: str | None, public_url: str | None
+) -> dict[str, Any]:
+    """The body of a turn request: everything a bot needs, and only its own seat's view."""
+    moves = list(itertools.islice(record.game.legal_moves(record.state, seat), LEGAL_MOVES_LIMIT + 1))
+    return {
+        "type": "turn",
+        "game_id": record.game_id,
+        "game": record.game.name,
+        "seat": seat,
+        "version": record.version,
+        "deadline": service.deadline(record) or record.updated_ms + DELIVERY_WINDOW_MS,
+        "view": service.view(record, seat),
+        "legal_moves": moves if len(moves) <= LEGAL_MOVES_LIMIT else None,
+        "token": token,
+        "moves_url": f"{public_url.rstrip('/')}/v1/games/{record.game_id}/moves" if public_url else None,
+        "reply": 'answer 200 with {"move": ...}, or 202 and POST the move to moves_url with the token',
+    }
+
+
+def backoff(attempt: int) -> float:
+    """Exponential backoff with full jitter."""
+    return random.uniform(0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** (attempt - 1))) + 0.1
+
+
+def deliver(
+    service: GameService, game_id: str, seat: int, version: int, attempt: int, public_url: str | None = None
+) -> Delivery:
+    """Make one delivery attempt of ``seat``'s turn at ``version`` and log it."""
+    record = service.head(game_id)
+    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+        return Delivery("stale")
+    store = service.store
+    bot = BotSeat.from_public(record.created.seats[seat]["bot"])
+    if bot is None or bot.webhook is None:
+        return Delivery("not_a_webhook")
+    secret = store.endpoint_secret(bot.webhook)
+    if secret is None or store.endpoint_disabled(bot.webhook):
+        return Delivery("disabled")
+    deadline_ms = service.deadline(record) or record.updated_ms + DELIVERY_WINDOW_MS
+    body = json.dumps(turn_request(service, record, seat, store.secret(game_id, f"token:{seat}"), public_url))
+    msg_id = webhook_id(game_id, seat, version)
+    now = datetime.datetime.now(tz=datetime.UTC)
+    headers = {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": Webhook(secret).sign(msg_id, now, body),
+        "content-type": "application/json",
+        "user-agent": "Orrery-Webhooks/1",
+    }
+    remaining_s = max(0.5, (deadline_ms - time.time() * 1000) / 1000)
+    started = time.perf_counter()
+    status_code: int | None = None
+    error: str | None = None
+    response: requests.Response | None = None
+    try:
+        response = requests.post(
+            bot.webhook, data=body, headers=headers, timeout=(CONNECT_TIMEOUT_S, min(READ_TIMEOUT_S, remaining_s))
+        )
+        status_code = response.status_code
+    except requests.RequestException as failure:
+        error = f"{type(failure).__name__}: {failure}"
+    latency_ms = round((time.perf_counter() - started) * 1000)
+
+    outcome, retry_after = _judge(service, game_id, seat, version, response)
+    if outcome.startswith("error:"):
+        error, outcome = outcome[len("error: ") :], "retry"
+    if outcome == "retry" and error is None and status_code is not None:
+        error = f"HTTP {status_code}"
+    if outcome == "disabled":
+        store.disable_endpoint(bot.webhook, f"410 Gone from game {game_id} at version {version}")
+    retry_in = None
+    if outcome == "retry":
+        retry_in = retry_after if retry_after is not None else backoff(attempt)
+        if time.time() * 1000 + retry_in * 1000 > deadline_ms:
+            outcome, retry_in = "gave_up", None
+    store.log_delivery(
+        game_id,
+        {
+            "webhook_id": msg_id,
+            "attempt": attempt,
+            "seat": seat,
+            "version": version,
+            "at": int(now.timestamp() * 1000),
+            "url": bot.webhook,
+            "status": status_code,
+            "latency_ms": latency_ms,
+            "error": error,
+            "outcome": outcome,
+        },
+    )
+    return Delivery(outcome, retry_in)
+
+
+def _judge(
+    service: GameService, game_id: str, seat: int, version: int, response: requests.Response | None
+) -> tuple[str, float | None]:
+    """``(outcome, retry_after_s)`` for a response; outcomes: moved, accepted, disabled, retry, stale, error: <why>."""
+    if response is None:
+        return "retry", None
+    code = response.status_code
+    if code == 410:
+        return "disabled", None
+    if code == 202:
+        return "accepted", None
+    if code == 429:
+        return "retry", _retry_after(response)
+    if code != 200:
+        return "retry", None
+    try:
+        move = response.json()["move"]
+    except (ValueError, KeyError, TypeError):
+        return "error: the 200 response had no JSON body with a 'move'", None
+    try:
+        service.submit(game_id, seat, move, expected_version=version, idempotency_key=f"webhook:{seat}:{version}")
+    except StaleVersion:
+        return "stale", None
+    except RuleError as rejected:
+        return f"error: the bot's move was rejected ({rejected.code}): {rejected}", None
+    return "moved", None
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if value is None:
+        return None
+    try:
+        return min(BACKOFF_CAP_S, max(0.0, float(value)))
+    except ValueError:
+        return None
