@@ -154,10 +154,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     check = transcript_commands.add_parser("check", help="replay transcripts and report each file's result")
     check.add_argument("--game", required=True)
     check.add_argument("paths", nargs="+")
+    arena = commands.add_parser("arena", help="play N games between two built-in bots and print the score")
+    arena.add_argument("--game", default="homeworlds")
+    arena.add_argument("bot_a")
+    arena.add_argument("bot_b")
+    arena.add_argument("-n", "--games", type=int, default=100)
+    arena.add_argument("--think-ms", type=int, default=200)
+    arena.add_argument("--seed", default="arena")
     args = parser.parse_args(argv)
     if args.command == "up":
         return up(args.host, args.port, Path(args.data_dir))
+    if args.command == "arena":
+        return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
     return check_transcripts(args.game, args.paths)
+
+
+def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str) -> int:
+    from domain.arena import play_match, progress_bar
+
+    load_games(Settings.from_env())
+    try:
+        game = contract.get(game_name)
+    except KeyError:
+        print(f"orrery: no game {game_name!r}; known: {', '.join(contract.names())}", file=sys.stderr)
+        return 2
+    for bot in (bot_a, bot_b):
+        if bot not in game.bots:
+            print(f"orrery: {game_name} has no bot {bot!r}; it has: {', '.join(sorted(game.bots))}", file=sys.stderr)
+            return 2
+    result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
+    print(result.summary())
+    return 0
 
 
 def check_transcripts(game: str, paths: list[str]) -> int:

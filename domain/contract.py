@@ -297,19 +297,40 @@ class Bot(Protocol):
 class Game(Protocol, Generic[S]):
     """What the service needs of a game. Implementations are stateless objects."""
 
-    name: str
-    """The game's name in the API, e.g. ``"homeworlds"``."""
-    rules_version: str
-    """Bumped whenever a rule change would fold old events differently."""
-    seat_counts: range
-    """How many seats the game allows."""
-    options: Sequence[Option]
-    events: Mapping[str, type[Event]]
-    """Every event type of the game, by type name."""
-    bots: Mapping[str, Bot]
-    """The built-in bots, by name (``random``, ``greedy``, ``search``...)."""
-    pass_move: JSON | None
-    """The move that passes a turn, for the ``pass`` timeout policy; None if the game has none."""
+    @property
+    def name(self) -> str:
+        """The game's name in the API, e.g. ``"homeworlds"``."""
+        ...
+
+    @property
+    def rules_version(self) -> str:
+        """Bumped whenever a rule change would fold old events differently."""
+        ...
+
+    @property
+    def seat_counts(self) -> range:
+        """How many seats the game allows."""
+        ...
+
+    @property
+    def options(self) -> Sequence[Option]:
+        """The game's options."""
+        ...
+
+    @property
+    def events(self) -> Mapping[str, type[Event]]:
+        """Every event type of the game, by type name."""
+        ...
+
+    @property
+    def bots(self) -> Mapping[str, Bot]:
+        """The built-in bots, by name (``random``, ``greedy``, ``search``...)."""
+        ...
+
+    @property
+    def pass_move(self) -> JSON | None:
+        """The move that passes a turn, for the ``pass`` timeout policy; None if the game has none."""
+        ...
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> S:
         """The state before any event, for validated ``options``."""
