@@ -103,10 +103,19 @@ def create_app(settings: Settings | None = None) -> Flask:
     return app
 
 
-def make_celery(settings: Settings) -> Celery:
-    """The Celery app. Tasks are at-least-once and idempotent by construction."""
+def make_celery(settings: Settings, *, current: bool = True) -> Celery:
+    """The Celery app. Tasks are at-least-once and idempotent by construction.
+
+    ``current=False`` makes an app that talks to the broker without becoming
+    the app that ``@shared_task`` tasks are sent through.
+    """
     visibility_timeout = settings.visibility_timeout
-    app = Celery("orrery", broker=settings.redis_url or "redis://127.0.0.1:6379/0", include=["workers.tasks"])
+    app = Celery(
+        "orrery",
+        broker=settings.redis_url or "redis://127.0.0.1:6379/0",
+        include=["workers.tasks"],
+        set_as_current=current,
+    )
     app.conf.update(
         task_acks_late=True,
         task_reject_on_worker_lost=True,

@@ -8,6 +8,7 @@ its keys at the end, so runs never see each other's games.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -28,7 +29,7 @@ NAMESPACE = f"orrery-test-{uuid.uuid4().hex[:8]}"
 TEST_GAMES = "tests.support.tictactoe:GAME"
 
 _embedded: Any = None
-_tmp = tempfile.TemporaryDirectory(prefix="orrery-tests-")
+TMP = Path(tempfile.mkdtemp(prefix="orrery-tests-"))
 
 
 def shared_dir() -> Path | None:
@@ -43,7 +44,7 @@ def embedded_redis_url() -> str:
     if _embedded is None:
         from events.embedded import EmbeddedRedis
 
-        _embedded = EmbeddedRedis(Path(_tmp.name) / "redis", persistent=False).start()
+        _embedded = EmbeddedRedis(TMP / "redis", persistent=False).start()
     return str(_embedded.url)
 
 
@@ -66,7 +67,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             pass
     if _embedded is not None:
         _embedded.stop()
-    _tmp.cleanup()
+    if not os.environ.get("ORRERY_KEEP_TEST_FILES"):
+        shutil.rmtree(TMP, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -113,7 +115,7 @@ class Worker:
     def start(self, *, beat: bool = True, concurrency: int = 2, timeout: float = 60.0) -> Worker:
         from app import Settings, make_celery
 
-        celery = make_celery(Settings.from_env(self.env))
+        celery = make_celery(Settings.from_env(self.env), current=False)
         command = [
             sys.executable,
             "-m",
@@ -158,7 +160,7 @@ class Worker:
 @pytest.fixture(scope="session")
 def worker(app: Any) -> Iterator[Worker]:
     """A Celery worker and beat for the whole run."""
-    running = Worker(Path(_tmp.name)).start()
+    running = Worker(TMP).start()
     yield running
     running.stop()
 
