@@ -1,0 +1,117 @@
+"""Move choosers for built-in bots: ``random`` and ``greedy``.
+
+Both take ``(state, seat, rng[, think_ms])`` and return a legal move of that seat in
+the JSON form :meth:`PlanetUnknown.decide` takes. Neither looks at hidden facts: they
+use the seat's own depot, planet and pending choices, and the public boards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random as _random
+
+from domain.contract import JSON
+
+from . import rules, scoring
+from .data import SIZE, TRACKS, Terrain, planets
+from .model import Seat, State
+from .moves import Action, Move
+from .powers import corporation
+
+
+def random(state: State, seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
+    """A uniformly random legal move."""
+    moves = list(rules.legal_moves(state, seat))
+    if not moves:
+        raise ValueError(f"seat {seat} has no move now")
+    return rng.choice(moves).to_json()
+
+
+def evaluate(state: State, seat: int) -> float:
+    """Medals the seat would score now, plus a share of the medals it is working towards.
+
+    * every medal it would score if the game ended now (all categories, objectives included);
+    * each row/column without a meteorite: its medal times the square of the share of its
+      squares already covered, halved (a nearly full line is worth nearly its medal);
+    * each track: the share of the way from its last medal to its next one, times the
+      difference, halved;
+    * a third of a medal per meteorite towards the next group of 3;
+    * 0.4 per pending benefit and 0.1 per unused rover movement (they will become advances);
+    * for every rover on the planet, 0.05 less per step to the nearest lifepod or meteorite.
+    """
+    s = state.seats[seat]
+    objective_part = scoring.objective_medals(state, only=seat)[seat]
+    value = float(scoring.seat_score(state, seat, objective_part)["total"])
+    planet = planets()[s.planet]
+    for line in range(2 * SIZE):
+        squares = [q for q in _line(line) if q in planet.squares]
+        if not squares or any(q in s.meteorites for q in squares):
+            continue
+        covered = sum(1 for q in squares if s.cover[q])
+        if covered < len(squares):
+            medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+            value += 0.5 * medal * (covered / len(squares)) ** 2
+    for t in TRACKS:
+        value += 0.5 * _track_progress(s, t)
+    value += (s.meteorites_collected % 3) / 3
+    value += 0.4 * len(s.pending) + 0.1 * s.moves
+    targets = s.lifepods | s.meteorites
+    for at in s.rovers:
+        if at >= 0 and targets:
+            value -= 0.05 * min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
+    return value
+
+
+def _line(line: int) -> list[int]:
+    return [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
+
+
+def _track_progress(seat: Seat, track: Terrain) -> float:
+    spaces = corporation(seat).tracks()[track]
+    position = seat.track(track)
+    current = max(space.medal for space in spaces[: position + 1])
+    behind = max((k for k in range(position + 1) if spaces[k].medal), default=0)
+    ahead = next((k for k in range(position + 1, len(spaces)) if spaces[k].medal > current), None)
+    if ahead is None:
+        return 0.0
+    return (spaces[ahead].medal - current) * (position - behind) / (ahead - behind)
+
+
+def greedy(state: State, seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
+    """The legal move whose resulting position :func:`evaluate` rates highest (one ply).
+
+    Ties are broken at random. Confirming is preferred to rover steps that gain nothing,
+    so the bot always ends its turn.
+    """
+    moves = list(rules.legal_moves(state, seat))
+    if not moves:
+        raise ValueError(f"seat {seat} has no move now")
+    if len(moves) == 1:
+        return moves[0].to_json()
+    baseline = evaluate(state, seat)
+    best: list[Move] = []
+    best_value = float("-inf")
+    for move in moves:
+        if move.action is Action.CONFIRM:
+            value = baseline
+        elif move.action is Action.ROTATE:
+            value = _rotation_value(state, seat, move.rotation)
+        else:
+            after = state
+            for event in rules.decide(state, seat, move):
+                after = rules.evolve(after, event)
+            value = evaluate(after, seat)
+            if move.action is Action.ROVER and value <= baseline + 1e-9:
+                continue
+        if value > best_value + 1e-9:
+            best, best_value = [move], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(move)
+    confirm = [m for m in best if m.action is Action.CONFIRM]
+    return (confirm[0] if confirm else rng.choice(best)).to_json()
+
+
+def _rotation_value(state: State, seat: int, rotation: int) -> float:
+    """For the commander: how many tiles its own depot would offer that it can place."""
+    turned = dataclasses.replace(state, rotation=rotation)
+    return float(sum(1 for t in rules.offered(turned, seat) if rules.can_place(turned, seat, t)))

@@ -1,0 +1,256 @@
+"""Moves: a small JSON object each, with a canonical one-line text form.
+
+>>> m = parse_move("place 57 e4 90 flip")
+>>> m.to_json()
+{'action': 'place', 'tile': 57, 'anchor': [3, 4], 'rotation': 90, 'flip': True}
+>>> str(parse_move(m.to_json()))
+'place 57 e4 90 flip'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from domain.contract import InvalidMoveError
+
+from .board import COLUMNS, ROTATIONS, parse_square, square_name
+from .data import SIZE, TRACKS, Terrain
+
+
+class Action(enum.StrEnum):
+    """The verbs of the move language."""
+
+    ROTATE = "rotate"
+    PLACE = "place"
+    TAKE = "take"
+    ADVANCE = "advance"
+    CHOOSE = "choose"
+    DEPLOY = "deploy"
+    ROVER = "rover"
+    PATCH = "patch"
+    STORE = "store"
+    CIV = "civ"
+    COLLECT = "collect"
+    DESTROY = "destroy"
+    CLEAR = "clear"
+    TELEPORT = "teleport"
+    CONFIRM = "confirm"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Move:
+    """One action of one seat. Only the fields its action uses are set.
+
+    Text forms: ``rotate 3``, ``place 57 e4 90 [flip]``, ``take 57``, ``advance civ``,
+    ``choose 2 water`` (pending benefit 2), ``deploy e4``, ``rover 0 e5``, ``patch e4``,
+    ``store``, ``civ 12``, ``collect e4``, ``destroy e4``, ``clear 5`` (row 5) or
+    ``clear e`` (column e), ``teleport 0 e5``, ``confirm``.
+    """
+
+    action: Action
+    tile: int | None = None
+    square: int | None = None
+    rotation: int = 0
+    flip: bool = False
+    track: Terrain | None = None
+    index: int | None = None
+    rover: int | None = None
+    card: int | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        a = self.action
+        sq = square_name(self.square) if self.square is not None else ""
+        if a is Action.ROTATE:
+            return f"rotate {self.rotation}"
+        if a is Action.PLACE:
+            return f"place {self.tile} {sq} {self.rotation}" + (" flip" if self.flip else "")
+        if a is Action.TAKE:
+            return f"take {self.tile}"
+        if a is Action.ADVANCE:
+            return f"advance {self.track}"
+        if a is Action.CHOOSE:
+            return f"choose {self.index} {self.track}"
+        if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+            return f"{a} {sq}"
+        if a in (Action.ROVER, Action.TELEPORT):
+            return f"{a} {self.rover} {sq}"
+        if a is Action.CIV:
+            return f"civ {self.card}"
+        if a is Action.CLEAR:
+            assert self.line is not None
+            return f"clear {line_name(self.line)}"
+        return a.value
+
+    def to_json(self) -> dict[str, Any]:
+        """The move in the JSON form :meth:`PlanetUnknown.decide` takes."""
+        a = self.action
+        out: dict[str, Any] = {"action": a.value}
+        if a is Action.ROTATE:
+            out["rotation"] = self.rotation
+        elif a is Action.PLACE:
+            assert self.square is not None
+            out.update(tile=self.tile, anchor=list(divmod(self.square, SIZE)), rotation=self.rotation, flip=self.flip)
+        elif a is Action.TAKE:
+            out["tile"] = self.tile
+        elif a is Action.ADVANCE:
+            out["track"] = str(self.track)
+        elif a is Action.CHOOSE:
+            out.update(benefit=self.index, track=str(self.track))
+        elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+            assert self.square is not None
+            out["square"] = list(divmod(self.square, SIZE))
+        elif a in (Action.ROVER, Action.TELEPORT):
+            assert self.square is not None
+            out.update(rover=self.rover, square=list(divmod(self.square, SIZE)))
+        elif a is Action.CIV:
+            out["card"] = self.card
+        elif a is Action.CLEAR:
+            assert self.line is not None
+            out["line"] = line_name(self.line)
+        return out
+
+
+def line_name(line: int) -> str:
+    """Rows 0-11 are named ``1``-``12``, columns 12-23 ``a``-``l``."""
+    return str(line + 1) if line < SIZE else COLUMNS[line - SIZE]
+
+
+def parse_line(text: str) -> int:
+    """The row (0-11) or column (12-23) named ``text``."""
+    text = text.strip().lower()
+    if text.isdigit() and 1 <= int(text) <= SIZE:
+        return int(text) - 1
+    if len(text) == 1 and text in COLUMNS:
+        return SIZE + COLUMNS.index(text)
+    raise ValueError(f"{text!r} is neither a row (1-12) nor a column (a-l)")
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            return int(value)
+        raise InvalidMoveError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _track(value: Any) -> Terrain:
+    try:
+        terrain = Terrain(str(value).lower())
+    except ValueError:
+        raise InvalidMoveError(f"{value!r} is not a track (civ, water, biomass, rover, tech)") from None
+    if terrain not in TRACKS:
+        raise InvalidMoveError("energy has no track")
+    return terrain
+
+
+def _square(value: Any) -> int:
+    if isinstance(value, str):
+        try:
+            return parse_square(value)
+        except ValueError as e:
+            raise InvalidMoveError(str(e)) from None
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        r, c = _int(value[0], "row"), _int(value[1], "column")
+        if 0 <= r < SIZE and 0 <= c < SIZE:
+            return r * SIZE + c
+    raise InvalidMoveError(f"{value!r} is not a square ([row, column] from 0 to 11, or a name like e4)")
+
+
+def _rotation(value: Any) -> int:
+    rotation = _int(value, "rotation")
+    if rotation not in ROTATIONS:
+        raise InvalidMoveError(f"rotation must be 0, 90, 180 or 270, not {rotation}")
+    return rotation
+
+
+def parse_move(move: Any) -> Move:
+    """Read a move from its JSON object or its text form; raises InvalidMoveError."""
+    if isinstance(move, str):
+        return _parse_text(move)
+    if not isinstance(move, dict):
+        raise InvalidMoveError("a move is a JSON object or a line of text")
+    try:
+        action = Action(str(move.get("action")))
+    except ValueError:
+        raise InvalidMoveError(f"unknown action {move.get('action')!r}") from None
+    try:
+        return _from_fields(action, move)
+    except KeyError as e:
+        raise InvalidMoveError(f"{action} needs the field {e.args[0]!r}") from None
+
+
+def _from_fields(a: Action, m: dict[str, Any]) -> Move:
+    if a is Action.ROTATE:
+        rotation = _int(m["rotation"], "rotation")
+        if not 0 <= rotation < 6:
+            raise InvalidMoveError("the station has 6 orientations, 0 to 5")
+        return Move(a, rotation=rotation)
+    if a is Action.PLACE:
+        flip = m.get("flip", False)
+        if not isinstance(flip, bool):
+            raise InvalidMoveError("flip must be true or false")
+        return Move(
+            a, tile=_int(m["tile"], "tile"), square=_square(m["anchor"]), rotation=_rotation(m["rotation"]), flip=flip
+        )
+    if a is Action.TAKE:
+        return Move(a, tile=_int(m["tile"], "tile"))
+    if a is Action.ADVANCE:
+        return Move(a, track=_track(m["track"]))
+    if a is Action.CHOOSE:
+        return Move(a, index=_int(m["benefit"], "benefit"), track=_track(m["track"]))
+    if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+        return Move(a, square=_square(m["square"]))
+    if a in (Action.ROVER, Action.TELEPORT):
+        return Move(a, rover=_int(m["rover"], "rover"), square=_square(m["square"]))
+    if a is Action.CIV:
+        return Move(a, card=_int(m["card"], "card"))
+    if a is Action.CLEAR:
+        try:
+            return Move(a, line=parse_line(str(m["line"])))
+        except ValueError as e:
+            raise InvalidMoveError(str(e)) from None
+    return Move(a)
+
+
+_TEXT_FIELDS: dict[Action, tuple[str, ...]] = {
+    Action.ROTATE: ("rotation",),
+    Action.PLACE: ("tile", "anchor", "rotation"),
+    Action.TAKE: ("tile",),
+    Action.ADVANCE: ("track",),
+    Action.CHOOSE: ("benefit", "track"),
+    Action.DEPLOY: ("square",),
+    Action.PATCH: ("square",),
+    Action.COLLECT: ("square",),
+    Action.DESTROY: ("square",),
+    Action.ROVER: ("rover", "square"),
+    Action.TELEPORT: ("rover", "square"),
+    Action.CIV: ("card",),
+    Action.CLEAR: ("line",),
+    Action.STORE: (),
+    Action.CONFIRM: (),
+}
+
+
+def _parse_text(text: str) -> Move:
+    words = text.split()
+    if not words:
+        raise InvalidMoveError("empty move")
+    try:
+        action = Action(words[0].lower())
+    except ValueError:
+        raise InvalidMoveError(f"unknown action {words[0]!r}") from None
+    names = _TEXT_FIELDS[action]
+    args = words[1:]
+    fields: dict[str, Any] = {"action": action.value}
+    if action is Action.PLACE and len(args) == 4:
+        if args[3].lower() != "flip":
+            raise InvalidMoveError(f"expected 'flip' at the end, not {args[3]!r}")
+        fields["flip"] = True
+        args = args[:3]
+    if len(args) != len(names):
+        raise InvalidMoveError(f"{action} takes {len(names)} argument(s): {' '.join(names) or 'none'}")
+    fields.update(zip(names, args, strict=True))
+    return _from_fields(action, fields)

@@ -1,0 +1,134 @@
+"""A one-line text form of a player's planet and corporation board.
+
+``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
+[rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards]``
+
+``rows`` are the 12 rows, top first, joined by ``/``. In a row a number is a run
+of uncovered squares (on or off the grid), a letter is a covered square: ``c w b r
+t e`` the tile terrain (upper case where the resource icon is), ``p`` a biomass
+patch. ``pods`` are the lifepods still on the planet (default: the printed ones not
+covered), ``met`` the meteorites on it, ``rov`` each rover's square, ``g`` in the
+garage or ``x`` destroyed, ``mc``/``lc`` meteorites/lifepods collected, ``st``
+stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards.
+Fields at their default are left out.
+
+>>> text = "ksb-4156 12/12/12/12/12/5cCe4/5t6/12/12/12/12/12 t:3.0.2.1.5 met:g6 rov:f7,g"
+>>> print_seat(parse_seat(text)) == text
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .board import mask_of, parse_square, square_name
+from .data import SIZE, TRACKS, planets
+from .model import DESTROYED, GARAGE, Seat
+from .powers import STANDARD
+from .rules import new_seat
+
+_LETTERS = set("cwbrtepCWBRTE")
+
+
+def print_seat(seat: Seat) -> str:
+    """The one-line text form of a seat's planet and board."""
+    rows = []
+    for r in range(SIZE):
+        out, run = "", 0
+        for c in range(SIZE):
+            letter = seat.cover[r * SIZE + c]
+            if letter:
+                out += (str(run) if run else "") + letter
+                run = 0
+            else:
+                run += 1
+        rows.append(out + (str(run) if run else ""))
+    parts = [seat.planet, "/".join(rows)]
+    if any(seat.tracks):
+        parts.append("t:" + ".".join(str(p) for p in seat.tracks))
+    default_pods = planets()[seat.planet].lifepods - {s for s in range(SIZE * SIZE) if seat.cover[s]}
+    if seat.lifepods != default_pods:
+        parts.append("pods:" + ",".join(square_name(s) for s in sorted(seat.lifepods)))
+    if seat.meteorites:
+        parts.append("met:" + ",".join(square_name(s) for s in sorted(seat.meteorites)))
+    if any(r != GARAGE for r in seat.rovers):
+        parts.append(
+            "rov:" + ",".join("g" if r == GARAGE else "x" if r == DESTROYED else square_name(r) for r in seat.rovers)
+        )
+    for key, value in (("mc", seat.meteorites_collected), ("lc", seat.lifepods_collected), ("st", seat.stored_patches)):
+        if value:
+            parts.append(f"{key}:{value}")
+    if seat.last_tile:
+        parts.append("last:" + ",".join(square_name(s) for s in seat.last_tile))
+    if seat.hand:
+        parts.append("hand:" + ",".join(str(c) for c in seat.hand))
+    return " ".join(parts)
+
+
+def _squares(text: str) -> list[int]:
+    return [parse_square(s) for s in text.split(",") if s]
+
+
+def parse_seat(text: str) -> Seat:
+    """Read a seat from its text form; raises ValueError with the reason."""
+    words = text.split()
+    if len(words) < 2:
+        raise ValueError("a position is '<planet> <rows> [fields]'")
+    slug, rows_text, *fields = words
+    if slug not in planets():
+        raise ValueError(f"unknown planet {slug!r}")
+    planet = planets()[slug]
+    rows = rows_text.split("/")
+    if len(rows) != SIZE:
+        raise ValueError(f"expected {SIZE} rows, got {len(rows)}")
+    cover = []
+    for r, row in enumerate(rows):
+        line: list[str] = []
+        number = ""
+        for ch in row + " ":
+            if ch.isdigit():
+                number += ch
+                continue
+            if number:
+                line.extend([""] * int(number))
+                number = ""
+            if ch in _LETTERS:
+                line.append(ch)
+            elif ch != " ":
+                raise ValueError(f"row {r + 1}: unexpected {ch!r}")
+        if len(line) != SIZE:
+            raise ValueError(f"row {r + 1} has {len(line)} squares, not {SIZE}")
+        cover.extend(line)
+    covered = {s for s, letter in enumerate(cover) if letter}
+    off_grid = covered - planet.squares
+    if off_grid:
+        raise ValueError(f"{square_name(min(off_grid))} is covered but is not a grid square")
+    seat = dataclasses.replace(
+        new_seat(slug, STANDARD), cover=tuple(cover), covered=mask_of(covered), lifepods=planet.lifepods - covered
+    )
+    changes: dict[str, object] = {}
+    for field in fields:
+        key, _, value = field.partition(":")
+        if key == "t":
+            positions = tuple(int(p) for p in value.split("."))
+            if len(positions) != len(TRACKS) or not all(0 <= p <= 15 for p in positions):
+                raise ValueError("t: needs five positions 0-15")
+            changes["tracks"] = positions
+        elif key == "pods":
+            changes["lifepods"] = frozenset(_squares(value))
+        elif key == "met":
+            changes["meteorites"] = frozenset(_squares(value))
+        elif key == "rov":
+            changes["rovers"] = tuple(
+                GARAGE if v == "g" else DESTROYED if v == "x" else parse_square(v) for v in value.split(",")
+            )
+        elif key in ("mc", "lc", "st"):
+            name = {"mc": "meteorites_collected", "lc": "lifepods_collected", "st": "stored_patches"}[key]
+            changes[name] = int(value)
+        elif key == "last":
+            changes["last_tile"] = tuple(_squares(value))
+        elif key == "hand":
+            changes["hand"] = tuple(int(c) for c in value.split(",") if c)
+        else:
+            raise ValueError(f"unknown field {key!r}")
+    return dataclasses.replace(seat, **changes)  # type: ignore[arg-type]

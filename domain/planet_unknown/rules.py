@@ -1,0 +1,930 @@
+"""The rules: what each event does to the state, what each move is allowed to do,
+and the automatic steps of the round (refills, civ-card slots, end of game).
+
+``evolve`` applies an event without checking it; ``decide`` checks a move and
+returns its events followed by every automatic event that comes after it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from domain.contract import (
+    Event,
+    IllegalMoveError,
+    NotYourTurnError,
+    rng,
+)
+
+from . import events as ev
+from .board import footprint, grow, mask_of, neighbours, placements, squares_of, terrain_of
+from .data import (
+    SIZE,
+    TOP,
+    TRACKS,
+    Terrain,
+    TileSquare,
+    civ_cards,
+    objectives,
+    planets,
+    station,
+    tiles,
+)
+from .model import DESTROYED, GARAGE, OPTIONAL, Benefit, Kind, Phase, Seat, Stage, State
+from .moves import Action, Move
+from .powers import CORPORATIONS, STANDARD, corporation
+
+PLANET = "ksb-4156"
+CIV_RAISE_TO = 5
+
+
+# --- Reading the state --------------------------------------------------------
+
+
+def can_advance(seat: Seat, track: Terrain) -> bool:
+    """A tracker below the top can advance; the rover tracker always can."""
+    return track is Terrain.ROVER or seat.track(track) < TOP
+
+
+def depot(state: State, seat: int) -> tuple[int, int]:
+    """The (outer, inner) stacks of the depot facing ``seat``."""
+    position = station()[2][state.players][seat]
+    outer = (position + state.rotation) % 6
+    return outer, 6 + (outer + state.offset) % 6
+
+
+def offered(state: State, seat: int) -> list[int]:
+    """The face-up tiles of the depot facing ``seat``."""
+    return [state.stacks[k][0] for k in depot(state, seat) if state.stacks[k] and state.revealed[k]]
+
+
+def contact_mask(state: State, seat: Seat) -> int:
+    """The squares a new tile or patch must include: the edge first, then the neighbours of what is
+    placed (-1: anywhere, with UC tech 1)."""
+    corp = corporation(seat)
+    if seat.covered == 0:
+        return -1 if corp.ignores_edge(seat, state.options) else planets()[seat.planet].edge_mask
+    return -1 if corp.ignores_adjacency(seat) else grow(seat.covered)
+
+
+def tile_placements(state: State, seat_index: int, tile: int) -> Iterator[tuple[int, int, bool]]:
+    """Every legal (anchor, rotation, flip) of ``tile`` on the seat's planet, one per distinct picture."""
+    seat = state.seats[seat_index]
+    covered = seat.covered
+    need = contact_mask(state, seat)
+    for anchor, rotation, flip, mask in placements(tile, planets()[seat.planet].mask):
+        if not mask & covered and mask & need:
+            yield anchor, rotation, flip
+
+
+def can_place(state: State, seat_index: int, tile: int) -> bool:
+    """Whether ``tile`` fits anywhere on the seat's planet."""
+    return next(tile_placements(state, seat_index, tile), None) is not None
+
+
+def patch_squares(state: State, seat: Seat) -> list[int]:
+    """The squares a biomass patch may go on."""
+    free = planets()[seat.planet].mask & ~seat.covered
+    return squares_of(free & contact_mask(state, seat))
+
+
+def choice_tracks(seat: Seat, benefit: Benefit) -> list[Terrain]:
+    """The tracks a ``choose`` benefit may advance now."""
+    allowed = benefit.options or TRACKS
+    return [t for t in TRACKS if t in allowed and t not in benefit.chosen and can_advance(seat, t)]
+
+
+def _free_deploy_squares(seat: Seat) -> list[int]:
+    if GARAGE not in seat.rovers:
+        return []
+    taken = set(seat.rovers)
+    return [s for s in seat.last_tile if s not in taken]
+
+
+def possible(state: State, seat_index: int, benefit: Benefit) -> bool:
+    """Whether a pending benefit can be used at all (else it is lost)."""
+    seat = state.seats[seat_index]
+    k = benefit.kind
+    if k is Kind.ADVANCE:
+        assert benefit.track is not None
+        return can_advance(seat, benefit.track)
+    if k is Kind.CHOOSE:
+        return bool(choice_tracks(seat, benefit))
+    if k is Kind.DEPLOY:
+        return bool(_free_deploy_squares(seat))
+    if k is Kind.PATCH:
+        return bool(patch_squares(state, seat))
+    if k is Kind.CIV:
+        return bool(state.civ_piles[benefit.rank - 1])
+    if k is Kind.COLLECT:
+        return bool(seat.lifepods)
+    if k in (Kind.DESTROY, Kind.CLEAR):
+        return bool(seat.meteorites)
+    if k is Kind.TELEPORT:
+        return any(r >= 0 for r in seat.rovers)
+    if k is Kind.PLACE:
+        return any(can_place(state, seat_index, t) for t in offered(state, seat_index))
+    raise AssertionError(k)
+
+
+def to_act(state: State) -> frozenset[int]:
+    """The seats that must act now."""
+    if state.phase is Phase.ROTATION:
+        return frozenset({state.commander})
+    if state.phase in (Phase.DRAFT, Phase.END_GAME):
+        return frozenset(i for i, s in enumerate(state.seats) if s.stage in (Stage.CHOOSING, Stage.RESOLVING))
+    if state.phase is Phase.CIV and state.civ_order and state.seats[state.civ_order[0]].stage is Stage.RESOLVING:
+        return frozenset({state.civ_order[0]})
+    return frozenset()
+
+
+def depot_empty(state: State) -> bool:
+    """Whether some depot has run out of both stacks."""
+    return any(not state.stacks[k] and not state.stacks[6 + (k + state.offset) % 6] for k in range(6))
+
+
+# --- Setup --------------------------------------------------------------------
+
+
+def new_seat(planet: str, corp: str) -> Seat:
+    """A seat before its first tile: lifepods on their squares, rovers in the garage, trackers on 0."""
+    return Seat(
+        planet=planet,
+        corporation=corp,
+        cover=("",) * (SIZE * SIZE),
+        covered=0,
+        lifepods=planets()[planet].lifepods,
+        meteorites=frozenset(),
+        rovers=(GARAGE,) * CORPORATIONS[corp].rovers,
+        tracks=(0,) * len(TRACKS),
+    )
+
+
+def initial(players: int, options: dict[str, Any]) -> State:
+    """Every seat on KSB-4156 with Universal Coalition, before the deal."""
+    seat = new_seat(PLANET, STANDARD)
+    return State(players=players, options=dict(options), seats=(seat,) * players)
+
+
+def deal(state: State, seed: bytes) -> list[Event]:
+    """The setup events: station stacks, ring offset and rotation, civ piles, objectives, commander."""
+    inner, outer, _ = station()
+    stacks = []
+    for index, shape in enumerate(outer + inner):
+        stack = [t.id for t in tiles() if t.shape == shape]
+        rng(seed, f"station-stack-{index}").shuffle(stack)
+        stacks.append(tuple(stack))
+    arrange = rng(seed, "station-arrangement")
+    offset, rotation = arrange.randrange(6), arrange.randrange(6)
+    piles, aside = [], []
+    for rank in range(1, 5):
+        cards = sorted(c.id for c in civ_cards().values() if c.rank == rank)
+        rng(seed, f"civ-pile-{rank}").shuffle(cards)
+        piles.append(tuple(cards[: state.players + 1]))
+        aside.extend(cards[state.players + 1 :])
+    deck = sorted(objectives())
+    rng(seed, "objectives").shuffle(deck)
+    count = 0 if state.players == 1 else 3 if state.players == 2 else state.players
+    out: list[Event] = [
+        ev.StationLoaded(tuple(stacks)),
+        ev.StationArranged(offset, rotation),
+        ev.CivPilesDealt(tuple(piles), tuple(aside)),
+        ev.ObjectivesDealt(tuple(deck[:count])),
+        ev.CommanderChosen(rng(seed, "commander").randrange(state.players)),
+    ]
+    return out
+
+
+# --- Evolve -------------------------------------------------------------------
+
+
+def _seat(state: State, index: int, **changes: Any) -> State:
+    seats = list(state.seats)
+    seats[index] = dataclasses.replace(seats[index], **changes)
+    return dataclasses.replace(state, seats=tuple(seats))
+
+
+def _all_seats(state: State, **changes: Any) -> tuple[Seat, ...]:
+    return tuple(dataclasses.replace(s, **changes) for s in state.seats)
+
+
+def _drop(pending: tuple[Benefit, ...], index: int | None) -> tuple[Benefit, ...]:
+    if index is None:
+        return pending
+    return pending[:index] + pending[index + 1 :]
+
+
+def _use_one(pending: tuple[Benefit, ...], index: int) -> tuple[Benefit, ...]:
+    benefit = pending[index]
+    if benefit.count > 1:
+        return (*pending[:index], dataclasses.replace(benefit, count=benefit.count - 1), *pending[index + 1 :])
+    return _drop(pending, index)
+
+
+def _collect(seat: Seat, square: int) -> Seat:
+    changes: dict[str, Any] = {}
+    if square in seat.meteorites:
+        changes.update(meteorites=seat.meteorites - {square}, meteorites_collected=seat.meteorites_collected + 1)
+    if square in seat.lifepods:
+        changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
+    return dataclasses.replace(seat, **changes) if changes else seat
+
+
+def _cover(seat: Seat, letters: dict[int, str]) -> Seat:
+    cover = list(seat.cover)
+    for square, letter in letters.items():
+        cover[square] = letter
+    squares = set(letters)
+    rovers = tuple(DESTROYED if r in squares else r for r in seat.rovers)
+    return dataclasses.replace(
+        seat,
+        cover=tuple(cover),
+        covered=seat.covered | mask_of(squares),
+        lifepods=seat.lifepods - squares,
+        rovers=rovers,
+    )
+
+
+def _take_from_station(state: State, tile: int) -> State:
+    stacks = list(state.stacks)
+    revealed = list(state.revealed)
+    for k, stack in enumerate(stacks):
+        if stack and stack[0] == tile:
+            stacks[k] = stack[1:]
+            revealed[k] = False
+            break
+    return dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed))
+
+
+def energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
+    """The tracks an energy icon may advance: terrains next to the energy area holding ``squares``."""
+    area = set()
+    frontier = [s for s in squares if seat.cover[s] and seat.cover[s].lower() == "e"]
+    while frontier:
+        square = frontier.pop()
+        if square in area:
+            continue
+        area.add(square)
+        frontier.extend(n for n in neighbours(square) if seat.cover[n].lower() == "e" and n not in area)
+    found = set()
+    for square in area:
+        for n in neighbours(square):
+            letter = seat.cover[n]
+            if letter and letter.lower() != "e":
+                found.add(terrain_of(letter))
+    return tuple(t for t in TRACKS if t in found)
+
+
+def _placement_benefits(seat: Seat, cells: dict[int, TileSquare]) -> list[Benefit]:
+    """The advances the resource icons of a just-placed tile give (water only if a water square is on ice)."""
+    planet = planets()[seat.planet]
+    out = []
+    for cell in cells.values():
+        if not cell.icon:
+            continue
+        if cell.terrain is Terrain.ENERGY:
+            out.append(Benefit(Kind.CHOOSE, options=energy_options(seat, list(cells)), source="energy"))
+        elif cell.terrain is Terrain.WATER:
+            if any(c.terrain is Terrain.WATER and s in planet.ice for s, c in cells.items()):
+                out.extend([Benefit(Kind.ADVANCE, track=Terrain.WATER)] * corporation(seat).water_advances(seat))
+        else:
+            out.append(Benefit(Kind.ADVANCE, track=cell.terrain))
+    return out
+
+
+def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool) -> Seat:
+    position = seat.track(track)
+    top_again = position >= TOP
+    if top_again and track is not Terrain.ROVER:
+        return seat
+    new_position = min(TOP, position + 1)
+    corp = corporation(seat)
+    space = corp.tracks()[track][new_position]
+    positions = list(seat.tracks)
+    positions[TRACKS.index(track)] = new_position
+    seat = dataclasses.replace(seat, tracks=tuple(positions))
+    gains: list[Benefit] = []
+    changes: dict[str, Any] = {}
+    if space.rover_moves:
+        changes["moves"] = seat.moves + space.rover_moves + corp.rover_bonus(seat)
+    if not top_again:
+        if synergy:
+            gains.extend([Benefit(Kind.CHOOSE, source="synergy")] * space.synergy)
+        if space.patch:
+            gains.append(Benefit(Kind.PATCH))
+        if space.rover:
+            gains.append(Benefit(Kind.DEPLOY))
+        if space.civ_rank:
+            if state.phase is Phase.CIV:
+                gains.append(Benefit(Kind.CIV, rank=space.civ_rank))
+            else:
+                changes["civ_queue"] = (*seat.civ_queue, space.civ_rank)
+    return dataclasses.replace(seat, pending=seat.pending + tuple(gains), **changes)
+
+
+def _card_benefits(card_id: int) -> tuple[list[Benefit], int]:
+    """The pending benefits and rover movement an immediate civ card gives."""
+    card = civ_cards()[card_id]
+    if card.end_game:
+        return [], 0
+    e = card.effect
+    kind = card.kind
+    if kind == "advance_trackers":
+        return [Benefit(Kind.CHOOSE, count=e["distinct_trackers"], steps=e["steps_each"], source="card")], 0
+    if kind == "gain_biomass_patches":
+        return [Benefit(Kind.PATCH)] * e["count"], 0
+    if kind == "rover_movement":
+        return [], int(e["amount"])
+    if kind == "place_tile_from_depot":
+        return [Benefit(Kind.PLACE, resources=bool(e["advance_trackers"]))], 0
+    if kind == "collect":
+        return [Benefit(Kind.COLLECT, count=e["count"])], 0
+    if kind == "destroy":
+        return [Benefit(Kind.DESTROY, count=e["count"])], 0
+    if kind == "destroy_meteorites_in_line":
+        return [Benefit(Kind.CLEAR)], 0
+    if kind == "teleport_rover":
+        return [Benefit(Kind.TELEPORT)], 0
+    if kind == "raise_all_trackers_to":
+        return [], 0
+    raise AssertionError(f"civ card {card_id} has an unknown effect {kind!r}")
+
+
+def evolve(state: State, event: Event) -> State:
+    """Apply one event without validating it."""
+    match event:
+        case ev.StationLoaded(stacks=stacks):
+            return dataclasses.replace(state, stacks=stacks, revealed=(False,) * len(stacks))
+        case ev.StationArranged(offset=offset, rotation=rotation):
+            return dataclasses.replace(state, offset=offset, rotation=rotation)
+        case ev.CivPilesDealt(piles=piles, aside=aside):
+            return dataclasses.replace(state, civ_piles=piles, civ_aside=aside)
+        case ev.ObjectivesDealt(cards=cards):
+            return dataclasses.replace(state, objectives=cards)
+        case ev.CommanderChosen(seat=first):
+            return dataclasses.replace(state, commander=first, phase=Phase.INTERLUDE)
+        case ev.RoundStarted(round=number):
+            return dataclasses.replace(
+                state, round=number, phase=Phase.ROTATION, seats=_all_seats(state, stage=Stage.IDLE)
+            )
+        case ev.StationRotated(rotation=rotation):
+            return dataclasses.replace(state, rotation=rotation, phase=Phase.DRAFT)
+        case ev.TileRevealed(stack=stack):
+            revealed = list(state.revealed)
+            revealed[stack] = True
+            return dataclasses.replace(state, revealed=tuple(revealed))
+        case ev.LastRoundTriggered():
+            return dataclasses.replace(state, last_round=True)
+        case ev.DraftStarted():
+            return dataclasses.replace(state, seats=_all_seats(state, stage=Stage.CHOOSING))
+        case ev.TilePlaced(seat=i, tile=tile, anchor=anchor, rotation=rotation, flip=flip, pending=index):
+            return _evolve_tile_placed(state, i, tile, anchor, rotation, flip, index)
+        case ev.TileTaken(seat=i, tile=tile):
+            state = _take_from_station(state, tile)
+            seat = state.seats[i]
+            resources = tiles()[tile].resources
+            if Terrain.ENERGY in resources:
+                other = next(t for t in resources if t is not Terrain.ENERGY)
+                gains = [Benefit(Kind.ADVANCE, track=other)] * 2
+            else:
+                gains = [Benefit(Kind.ADVANCE, track=t) for t in resources]
+            return _seat(
+                state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending + tuple(gains), stage=Stage.RESOLVING
+            )
+        case ev.TrackAdvanced(seat=i, track=track, pending=index, synergy=synergy):
+            seat = state.seats[i]
+            if index is not None:
+                benefit = seat.pending[index]
+                if benefit.kind is Kind.CHOOSE and benefit.count > 1:
+                    narrowed = dataclasses.replace(benefit, count=benefit.count - 1, chosen=(*benefit.chosen, track))
+                    seat = dataclasses.replace(
+                        seat, pending=(*seat.pending[:index], narrowed, *seat.pending[index + 1 :])
+                    )
+                else:
+                    seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
+            return _put(state, i, _arrive(state, seat, track, synergy))
+        case ev.BenefitLost(seat=i, pending=index):
+            seat = state.seats[i]
+            benefit = seat.pending[index]
+            stored = seat.stored_patches - (1 if benefit.kind is Kind.PATCH and benefit.final else 0)
+            return _seat(state, i, pending=_drop(seat.pending, index), stored_patches=stored)
+        case ev.RoverDeployed(seat=i, rover=rover, square=square, pending=index):
+            seat = state.seats[i]
+            rovers = list(seat.rovers)
+            rovers[rover] = square
+            seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, index))
+            return _put(state, i, _collect(seat, square))
+        case ev.RoverMoved(seat=i, rover=rover, square=square) | ev.RoverTeleported(seat=i, rover=rover, square=square):
+            seat = state.seats[i]
+            rovers = list(seat.rovers)
+            rovers[rover] = square
+            if isinstance(event, ev.RoverMoved):
+                seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - 1)
+            else:
+                seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, event.pending))
+            return _put(state, i, _collect(seat, square))
+        case ev.PatchPlaced(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            final = seat.pending[index].final
+            seat = dataclasses.replace(
+                seat, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches - (1 if final else 0)
+            )
+            return _put(state, i, _cover(seat, {square: "p"}))
+        case ev.PatchStored(seat=i, pending=index):
+            seat = state.seats[i]
+            return _seat(state, i, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches + 1)
+        case ev.CivPileShown(seat=i, rank=rank):
+            seat = state.seats[i]
+            marked = tuple(
+                dataclasses.replace(b, shown=True) if b.kind is Kind.CIV and b.rank == rank else b for b in seat.pending
+            )
+            return _seat(state, i, pending=marked)
+        case ev.CivCardTaken(seat=i, rank=rank, card=card, pending=index):
+            remaining = list(state.civ_piles)
+            remaining[rank - 1] = tuple(c for c in remaining[rank - 1] if c != card)
+            state = dataclasses.replace(state, civ_piles=tuple(remaining))
+            seat = state.seats[i]
+            gains, moves = _card_benefits(card)
+            return _seat(
+                state,
+                i,
+                hand=(*seat.hand, card),
+                pending=_drop(seat.pending, index) + tuple(gains),
+                moves=seat.moves + moves,
+            )
+        case ev.LifepodCollected(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            return _seat(
+                state,
+                i,
+                lifepods=seat.lifepods - {square},
+                lifepods_collected=seat.lifepods_collected + 1,
+                pending=_use_one(seat.pending, index),
+            )
+        case ev.MeteoriteDestroyed(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            return _seat(state, i, meteorites=seat.meteorites - {square}, pending=_use_one(seat.pending, index))
+        case ev.LineCleared(seat=i, line=line, pending=index):
+            seat = state.seats[i]
+            kept = frozenset(m for m in seat.meteorites if not _in_line(m, line))
+            return _seat(state, i, meteorites=kept, pending=_drop(seat.pending, index))
+        case ev.TurnConfirmed(seat=i):
+            state = _seat(state, i, stage=Stage.DONE, moves=0, pending=())
+            if state.phase is Phase.CIV:
+                return dataclasses.replace(state, civ_order=state.civ_order[1:])
+            return state
+        case ev.CivPhaseStarted(order=order):
+            return dataclasses.replace(
+                state, phase=Phase.CIV, civ_order=order, seats=_all_seats(state, stage=Stage.IDLE)
+            )
+        case ev.CivSlotStarted(seat=i):
+            seat = state.seats[i]
+            picks = tuple(Benefit(Kind.CIV, rank=rank) for rank in seat.civ_queue)
+            return _seat(state, i, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
+        case ev.RoundEnded(commander=commander):
+            return dataclasses.replace(
+                state, commander=commander, phase=Phase.INTERLUDE, seats=_all_seats(state, stage=Stage.IDLE)
+            )
+        case ev.CivCardsRevealed(hands=hands):
+            return dataclasses.replace(state, shown_hands=hands)
+        case ev.EndGameTurnStarted():
+            seats = []
+            for seat in state.seats:
+                gains = [Benefit(Kind.PATCH, final=True)] * seat.stored_patches
+                used = list(seat.end_cards_used)
+                for card in seat.hand:
+                    if civ_cards()[card].kind == "medals_and_advance" and card not in used:
+                        gains.append(Benefit(Kind.CHOOSE, source="end"))
+                        used.append(card)
+                seats.append(
+                    dataclasses.replace(
+                        seat,
+                        pending=tuple(gains),
+                        end_cards_used=tuple(used),
+                        stage=Stage.RESOLVING if gains else Stage.DONE,
+                    )
+                )
+            return dataclasses.replace(state, phase=Phase.END_GAME, ending=True, seats=tuple(seats))
+        case ev.GameEnded():
+            return dataclasses.replace(state, phase=Phase.OVER, seats=_all_seats(state, stage=Stage.IDLE))
+        case ev.SeatForfeited(seat=i):
+            return dataclasses.replace(state, phase=Phase.OVER, forfeited=i, seats=_all_seats(state, stage=Stage.IDLE))
+    raise TypeError(f"unknown event {event!r}")
+
+
+def _put(state: State, index: int, seat: Seat) -> State:
+    seats = list(state.seats)
+    seats[index] = seat
+    return dataclasses.replace(state, seats=tuple(seats))
+
+
+def _in_line(square: int, line: int) -> bool:
+    return square // SIZE == line if line < SIZE else square % SIZE == line - SIZE
+
+
+def _evolve_tile_placed(
+    state: State, i: int, tile: int, anchor: int, rotation: int, flip: bool, index: int | None
+) -> State:
+    state = _take_from_station(state, tile)
+    seat = state.seats[i]
+    cells = footprint(tile, anchor, rotation, flip)
+    assert cells is not None
+    resources = True
+    pending = seat.pending
+    if index is not None:
+        resources = pending[index].resources
+        pending = _drop(pending, index)
+    letters = {s: (c.terrain.letter.upper() if c.icon else c.terrain.letter) for s, c in cells.items()}
+    meteor = {s for s, c in cells.items() if c.meteor} if corporation(seat).meteor_symbols_land(seat) else set()
+    seat = _cover(seat, letters)
+    gains = _placement_benefits(seat, cells) if resources else []
+    seat = dataclasses.replace(
+        seat,
+        meteorites=seat.meteorites | meteor,
+        placed=(*seat.placed, tile),
+        last_tile=tuple(sorted(cells)),
+        pending=pending + tuple(gains),
+        stage=Stage.RESOLVING,
+    )
+    return _put(state, i, seat)
+
+
+# --- Automatic steps ----------------------------------------------------------
+
+
+def _next_automatic(state: State) -> Event | None:
+    phase = state.phase
+    if phase in (Phase.SETUP, Phase.OVER):
+        return None
+    for i in _resolving(state):
+        for index, benefit in enumerate(state.seats[i].pending):
+            if not possible(state, i, benefit):
+                return ev.BenefitLost(i, index)
+            if benefit.kind is Kind.CIV and not benefit.shown:
+                return ev.CivPileShown(i, benefit.rank, state.civ_piles[benefit.rank - 1])
+    if phase is Phase.INTERLUDE:
+        if refill := _refill(state):
+            return refill
+        if state.round and (state.last_round or depot_empty(state)):
+            return _start_end(state)
+        return ev.RoundStarted(state.round + 1)
+    if phase is Phase.ROTATION and (
+        state.players == 1 or (state.players == 2 and state.options.get("two_player_auto_rotation", True))
+    ):
+        return ev.StationRotated((state.rotation - 1) % 6, None)
+    if phase is Phase.DRAFT:
+        stages = {s.stage for s in state.seats}
+        if stages == {Stage.IDLE}:
+            if not state.last_round:
+                for i in range(state.players):
+                    if not any(can_place(state, i, t) for t in offered(state, i)):
+                        return ev.LastRoundTriggered(f"seat {i} cannot place either tile")
+            return ev.DraftStarted()
+        if stages == {Stage.DONE}:
+            if refill := _refill(state):
+                return refill
+            return _civ_phase_or(state, ev.RoundEnded((state.commander + 1) % state.players))
+    if phase is Phase.CIV:
+        if state.civ_order:
+            first = state.civ_order[0]
+            if state.seats[first].stage is Stage.IDLE:
+                return ev.CivSlotStarted(first)
+            return None
+        if refill := _refill(state):
+            return refill
+        if state.ending:
+            return ev.EndGameTurnStarted()
+        return ev.RoundEnded((state.commander + 1) % state.players)
+    if phase is Phase.END_GAME and all(s.stage is Stage.DONE for s in state.seats):
+        hands = tuple(s.hand for s in state.seats)
+        return _civ_phase_or(state, ev.CivCardsRevealed(hands) if state.shown_hands != hands else ev.GameEnded())
+    return None
+
+
+def _refill(state: State) -> Event | None:
+    """The next hidden top tile to turn face up, if any."""
+    for k, stack in enumerate(state.stacks):
+        if stack and not state.revealed[k]:
+            return ev.TileRevealed(k, stack[0])
+    return None
+
+
+def _start_end(state: State) -> Event:
+    hands = tuple(s.hand for s in state.seats)
+    if state.shown_hands != hands:
+        return ev.CivCardsRevealed(hands)
+    return ev.EndGameTurnStarted()
+
+
+def _civ_phase_or(state: State, otherwise: Event) -> Event:
+    order = tuple(
+        seat
+        for seat in ((state.commander + k) % state.players for k in range(state.players))
+        if state.seats[seat].civ_queue
+    )
+    return ev.CivPhaseStarted(order) if order else otherwise
+
+
+def _resolving(state: State) -> list[int]:
+    return [i for i, s in enumerate(state.seats) if s.stage is Stage.RESOLVING]
+
+
+def settle(state: State) -> tuple[State, list[Event]]:
+    """Apply every automatic event until a player must act or the game is over."""
+    out = []
+    while (event := _next_automatic(state)) is not None:
+        out.append(event)
+        state = evolve(state, event)
+    return state, out
+
+
+# --- Decide -------------------------------------------------------------------
+
+
+def _find(seat: Seat, kind: Kind, **match: Any) -> int:
+    for index, benefit in enumerate(seat.pending):
+        if benefit.kind is kind and all(getattr(benefit, k) == v for k, v in match.items()):
+            return index
+    raise IllegalMoveError(f"you have no pending {kind.value} benefit" + (f" for {match}" if match else ""))
+
+
+def decide(state: State, seat_index: int, move: Move) -> list[Event]:
+    """The events of ``move`` by ``seat_index`` (before the automatic ones); raises RuleError."""
+    if seat_index not in to_act(state):
+        raise NotYourTurnError(f"seat {seat_index} has nothing to do now")
+    seat = state.seats[seat_index]
+    a = move.action
+    if a is Action.ROTATE:
+        if state.phase is not Phase.ROTATION:
+            raise IllegalMoveError("the station is not being rotated now")
+        return [ev.StationRotated(move.rotation, seat_index)]
+    if state.phase is Phase.ROTATION:
+        raise IllegalMoveError("the commander must rotate the station first")
+    if seat.stage is Stage.CHOOSING:
+        if a is Action.PLACE:
+            return [_place(state, seat_index, move, None)]
+        if a is Action.TAKE:
+            return [_take(state, seat_index, move)]
+        raise IllegalMoveError("first choose a tile from your depot and place it")
+    handler = _HANDLERS.get(a)
+    if handler is None:
+        raise IllegalMoveError(f"{a.value} is not possible now")
+    return handler(state, seat_index, move)
+
+
+def _place(state: State, i: int, move: Move, pending: int | None) -> Event:
+    assert move.tile is not None and move.square is not None
+    if move.tile not in offered(state, i):
+        raise IllegalMoveError(f"tile {move.tile} is not offered by your depot (it offers {offered(state, i)})")
+    cells = footprint(move.tile, move.square, move.rotation, move.flip)
+    if cells is None:
+        raise IllegalMoveError("the tile would leave the planet")
+    seat = state.seats[i]
+    mask = mask_of(cells)
+    if mask & ~planets()[seat.planet].mask:
+        raise IllegalMoveError("every square of the tile must be on a grid square of the planet")
+    if mask & seat.covered:
+        raise IllegalMoveError("the tile would overlap a tile or patch")
+    if not mask & contact_mask(state, seat):
+        if seat.covered == 0:
+            raise IllegalMoveError("your first tile must cover an edge square")
+        raise IllegalMoveError("the tile must touch a tile or patch already on your planet")
+    return ev.TilePlaced(i, move.tile, move.square, move.rotation, move.flip, pending)
+
+
+def _take(state: State, i: int, move: Move) -> Event:
+    assert move.tile is not None
+    choices = offered(state, i)
+    if move.tile not in choices:
+        raise IllegalMoveError(f"tile {move.tile} is not offered by your depot (it offers {choices})")
+    if any(can_place(state, i, t) for t in choices):
+        raise IllegalMoveError("a tile you can place must be placed")
+    return ev.TileTaken(i, move.tile)
+
+
+def _do_place(state: State, i: int, move: Move) -> list[Event]:
+    index = _find(state.seats[i], Kind.PLACE)
+    return [_place(state, i, move, index)]
+
+
+def _do_advance(state: State, i: int, move: Move) -> list[Event]:
+    return [ev.TrackAdvanced(i, _checked_track(move), _find(state.seats[i], Kind.ADVANCE, track=move.track))]
+
+
+def _checked_track(move: Move) -> Terrain:
+    assert move.track is not None
+    return move.track
+
+
+def _do_choose(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = move.index
+    assert index is not None
+    if not 0 <= index < len(seat.pending) or seat.pending[index].kind is not Kind.CHOOSE:
+        raise IllegalMoveError(f"pending benefit {index} is not a track choice")
+    benefit = seat.pending[index]
+    track = _checked_track(move)
+    if track not in choice_tracks(seat, benefit):
+        raise IllegalMoveError(f"{track} is not one of the tracks you may choose: {benefit.describe()}")
+    out: list[Event] = [ev.TrackAdvanced(i, track, index)]
+    position = seat.track(track)
+    for _ in range(benefit.steps - 1):
+        if track is not Terrain.ROVER and position + 1 >= TOP:
+            break
+        position += 1
+        out.append(ev.TrackAdvanced(i, track, None))
+    return out
+
+
+def _do_deploy(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.DEPLOY)
+    if move.square not in _free_deploy_squares(seat):
+        raise IllegalMoveError("a rover is deployed on a free square of the last tile you placed")
+    return [ev.RoverDeployed(i, seat.rovers.index(GARAGE), move.square, index)]
+
+
+def _rover_on_planet(seat: Seat, rover: int | None) -> int:
+    if rover is None or not 0 <= rover < len(seat.rovers) or seat.rovers[rover] < 0:
+        raise IllegalMoveError(f"rover {rover} is not on your planet")
+    return rover
+
+
+def _do_rover(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    rover = _rover_on_planet(seat, move.rover)
+    if seat.moves <= 0:
+        raise IllegalMoveError("you have no rover movement left")
+    assert move.square is not None
+    if move.square not in set(neighbours(seat.rovers[rover])) or move.square not in planets()[seat.planet].squares:
+        raise IllegalMoveError("a rover steps onto an orthogonally adjacent grid square")
+    if move.square in seat.rovers:
+        raise IllegalMoveError("another rover is on that square")
+    return [ev.RoverMoved(i, rover, move.square)]
+
+
+def _do_teleport(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.TELEPORT)
+    rover = _rover_on_planet(seat, move.rover)
+    assert move.square is not None
+    if move.square not in planets()[seat.planet].squares or move.square in seat.rovers:
+        raise IllegalMoveError("the rover must land on a grid square without a rover")
+    return [ev.RoverTeleported(i, rover, move.square, index)]
+
+
+def _do_patch(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.PATCH)
+    if move.square not in patch_squares(state, seat):
+        raise IllegalMoveError("a patch goes on a free grid square, on the edge first, then next to a tile or patch")
+    return [ev.PatchPlaced(i, move.square, index)]
+
+
+def _do_store(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    if not corporation(seat).may_store_patches(seat):
+        raise IllegalMoveError("storing biomass patches needs tech level 2")
+    if state.ending:
+        raise IllegalMoveError("at the end of the game every patch must be placed")
+    return [ev.PatchStored(i, _find(seat, Kind.PATCH, final=False))]
+
+
+def _do_civ(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    assert move.card is not None
+    card = civ_cards().get(move.card)
+    if card is None:
+        raise IllegalMoveError(f"there is no civ card {move.card}")
+    index = _find(seat, Kind.CIV, rank=card.rank)
+    if move.card not in state.civ_piles[card.rank - 1]:
+        raise IllegalMoveError(f"civ card {move.card} is not in the rank {card.rank} pile")
+    out: list[Event] = [ev.CivCardTaken(i, card.rank, card.id, index)]
+    if card.kind == "raise_all_trackers_to":
+        for track in TRACKS:
+            out.extend(ev.TrackAdvanced(i, track, None, False) for _ in range(seat.track(track), CIV_RAISE_TO))
+    return out
+
+
+def _do_collect(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.COLLECT)
+    if move.square not in seat.lifepods:
+        raise IllegalMoveError("there is no lifepod on that square")
+    return [ev.LifepodCollected(i, move.square, index)]
+
+
+def _do_destroy(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.DESTROY)
+    if move.square not in seat.meteorites:
+        raise IllegalMoveError("there is no meteorite on that square")
+    return [ev.MeteoriteDestroyed(i, move.square, index)]
+
+
+def _do_clear(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.CLEAR)
+    assert move.line is not None
+    if not any(_in_line(m, move.line) for m in seat.meteorites):
+        raise IllegalMoveError("there is no meteorite in that line")
+    return [ev.LineCleared(i, move.line, index)]
+
+
+def _do_confirm(state: State, i: int, move: Move) -> list[Event]:
+    left = [b.describe() for b in state.seats[i].pending if b.kind not in OPTIONAL]
+    if left:
+        raise IllegalMoveError("resolve these first: " + ", ".join(left))
+    return [ev.TurnConfirmed(i)]
+
+
+def _not_now(state: State, i: int, move: Move) -> list[Event]:
+    raise IllegalMoveError(f"{move.action.value} is only possible when choosing your tile")
+
+
+_HANDLERS = {
+    Action.PLACE: _do_place,
+    Action.TAKE: _not_now,
+    Action.ADVANCE: _do_advance,
+    Action.CHOOSE: _do_choose,
+    Action.DEPLOY: _do_deploy,
+    Action.ROVER: _do_rover,
+    Action.TELEPORT: _do_teleport,
+    Action.PATCH: _do_patch,
+    Action.STORE: _do_store,
+    Action.CIV: _do_civ,
+    Action.COLLECT: _do_collect,
+    Action.DESTROY: _do_destroy,
+    Action.CLEAR: _do_clear,
+    Action.CONFIRM: _do_confirm,
+}
+
+
+# --- Legal moves --------------------------------------------------------------
+
+
+def legal_moves(state: State, i: int) -> Iterator[Move]:
+    """Every move seat ``i`` may make now."""
+    if i not in to_act(state):
+        return
+    if state.phase is Phase.ROTATION:
+        yield from (Move(Action.ROTATE, rotation=r) for r in range(6))
+        return
+    seat = state.seats[i]
+    if seat.stage is Stage.CHOOSING:
+        found = False
+        for tile in offered(state, i):
+            for anchor, rotation, flip in tile_placements(state, i, tile):
+                found = True
+                yield Move(Action.PLACE, tile=tile, square=anchor, rotation=rotation, flip=flip)
+        if not found:
+            yield from (Move(Action.TAKE, tile=t) for t in offered(state, i))
+        return
+    seen: set[tuple[Kind, Any]] = set()
+    for index, b in enumerate(seat.pending):
+        k = b.kind
+        key = (k, b.track if k is Kind.ADVANCE else index if k is Kind.CHOOSE else b.rank if k is Kind.CIV else None)
+        if key in seen:
+            continue
+        seen.add(key)
+        if k is Kind.ADVANCE:
+            yield Move(Action.ADVANCE, track=b.track)
+        elif k is Kind.CHOOSE:
+            yield from (Move(Action.CHOOSE, index=index, track=t) for t in choice_tracks(seat, b))
+        elif k is Kind.DEPLOY:
+            yield from (Move(Action.DEPLOY, square=s) for s in _free_deploy_squares(seat))
+        elif k is Kind.PATCH:
+            yield from (Move(Action.PATCH, square=s) for s in patch_squares(state, seat))
+            may_store = not b.final and not state.ending and corporation(seat).may_store_patches(seat)
+            if may_store and (Kind.PATCH, "store") not in seen:
+                seen.add((Kind.PATCH, "store"))
+                yield Move(Action.STORE)
+        elif k is Kind.CIV:
+            yield from (Move(Action.CIV, card=c) for c in state.civ_piles[b.rank - 1])
+        elif k is Kind.COLLECT:
+            yield from (Move(Action.COLLECT, square=s) for s in sorted(seat.lifepods))
+        elif k is Kind.DESTROY:
+            yield from (Move(Action.DESTROY, square=s) for s in sorted(seat.meteorites))
+        elif k is Kind.CLEAR:
+            lines = sorted({m // SIZE for m in seat.meteorites} | {SIZE + m % SIZE for m in seat.meteorites})
+            yield from (Move(Action.CLEAR, line=line) for line in lines)
+        elif k is Kind.TELEPORT:
+            squares = sorted(planets()[seat.planet].squares - set(seat.rovers))
+            for rover, at in enumerate(seat.rovers):
+                if at >= 0:
+                    yield from (Move(Action.TELEPORT, rover=rover, square=s) for s in squares)
+        elif k is Kind.PLACE:
+            for tile in offered(state, i):
+                for anchor, rotation, flip in tile_placements(state, i, tile):
+                    yield Move(Action.PLACE, tile=tile, square=anchor, rotation=rotation, flip=flip)
+    if seat.moves > 0:
+        grid = planets()[seat.planet].squares
+        for rover, at in enumerate(seat.rovers):
+            if at >= 0:
+                for n in neighbours(at):
+                    if n in grid and n not in seat.rovers:
+                        yield Move(Action.ROVER, rover=rover, square=n)
+    if all(b.kind in OPTIONAL for b in seat.pending):
+        yield Move(Action.CONFIRM)

@@ -1,0 +1,179 @@
+"""Final scoring: medals per category, neighbour objectives and the tie-breakers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import powers
+from .board import neighbours, terrain_of
+from .data import SIZE, TOP, TRACKS, Metric, Terrain, civ_cards, objectives, planets
+from .model import Seat, State
+
+SPACE_CITIZEN_DECREE = 28
+COMMERCE = {0: 0, 1: 1, 2: 3, 3: 6, 4: 10}
+CATEGORIES = ("planet", "tracks", "lifepods", "meteorites", "civ_cards", "objectives")
+
+
+def _terrain_at(seat: Seat, square: int) -> Terrain | None:
+    letter = seat.cover[square]
+    return terrain_of(letter) if letter else None
+
+
+def planet_medals(seat: Seat) -> int:
+    """Medals of every row and column whose grid squares are all covered and that hold no meteorite."""
+    planet = planets()[seat.planet]
+    total = 0
+    for line in range(2 * SIZE):
+        squares = [(line * SIZE + k if line < SIZE else k * SIZE + line - SIZE) for k in range(SIZE)]
+        squares = [s for s in squares if s in planet.squares]
+        if squares and all(seat.cover[s] for s in squares) and not any(s in seat.meteorites for s in squares):
+            total += planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+    return total
+
+
+def track_medals(seat: Seat) -> dict[str, int]:
+    """Per track, the highest medal at or below its tracker."""
+    return powers.medals(seat)
+
+
+def lifepod_medals(seat: Seat) -> int:
+    """1 per collected lifepod, 2 with Space Citizen Decree."""
+    return seat.lifepods_collected * (2 if SPACE_CITIZEN_DECREE in seat.hand else 1)
+
+
+def meteorite_medals(seat: Seat) -> int:
+    """Per full group of 3 collected meteorites: 1, plus 1 per Meteorite Repo card."""
+    repos = sum(1 for c in seat.hand if civ_cards()[c].effect.get("set") == "meteorite_repo")
+    return seat.meteorites_collected // 3 * (1 + repos)
+
+
+def civ_medals(seat: Seat) -> int:
+    """End-game civ cards: fixed medals, medals per patch, and the Commerce Agreement set."""
+    total = 0
+    commerce = 0
+    for card_id in seat.hand:
+        card = civ_cards()[card_id]
+        e = card.effect
+        if card.kind == "medals":
+            total += e["amount"]
+        elif card.kind == "medals_and_advance":
+            total += e["medals"]
+        elif card.kind == "medals_per" and card_id != SPACE_CITIZEN_DECREE:
+            total += e["amount"] * sum(1 for letter in seat.cover if letter == "p")
+        elif e.get("set") == "commerce_agreement":
+            commerce += 1
+    return total + COMMERCE[commerce]
+
+
+def areas(seat: Seat, terrain: Terrain) -> list[int]:
+    """Sizes of the orthogonally connected areas of ``terrain`` (patches count as biomass)."""
+    todo = {s for s in range(SIZE * SIZE) if _terrain_at(seat, s) is terrain}
+    sizes = []
+    while todo:
+        stack = [todo.pop()]
+        size = 0
+        while stack:
+            square = stack.pop()
+            size += 1
+            for n in neighbours(square):
+                if n in todo:
+                    todo.remove(n)
+                    stack.append(n)
+        sizes.append(size)
+    return sizes
+
+
+def metric(seat: Seat, metric: Metric, terrain: Terrain | None) -> int:
+    """The value a neighbour objective compares for one seat."""
+    icons = [
+        s for s, letter in enumerate(seat.cover) if letter and letter.isupper() and _terrain_at(seat, s) is terrain
+    ]
+    if metric is Metric.ICONS_ON_EDGE:
+        return sum(1 for s in icons if s in planets()[seat.planet].edge)
+    if metric is Metric.ICONS_ON_PLANET:
+        return len(icons)
+    if metric is Metric.LARGEST_AREA:
+        assert terrain is not None
+        return max(areas(seat, terrain), default=0)
+    if metric is Metric.AREAS:
+        assert terrain is not None
+        return len(areas(seat, terrain))
+    if metric is Metric.TRACKS_AT_TOP:
+        return sum(1 for t in TRACKS if seat.track(t) >= TOP)
+    if metric is Metric.METEORITES:
+        return seat.meteorites_collected
+    if metric is Metric.LIFEPODS:
+        return seat.lifepods_collected
+    raise AssertionError(metric)
+
+
+def objective_pairs(state: State) -> list[tuple[int, int, int]]:
+    """(card, seat, seat) for every neighbour objective: between seats i and i+1, or shared by 2 players."""
+    if state.players == 2:
+        return [(card, 0, 1) for card in state.objectives]
+    return [(card, i, (i + 1) % state.players) for i, card in enumerate(state.objectives)]
+
+
+def objective_medals(state: State, only: int | None = None) -> list[dict[str, int]]:
+    """Per seat, medals from each neighbour objective card it shares (5 better, 2 tied, 0 worse).
+
+    With ``only``, just the cards that seat shares are compared.
+    """
+    out: list[dict[str, int]] = [{} for _ in state.seats]
+    for card_id, a, b in objective_pairs(state):
+        if only is not None and only not in (a, b):
+            continue
+        card = objectives()[card_id]
+        sign = 1 if card.most else -1
+        va = sign * metric(state.seats[a], card.metric, card.terrain)
+        vb = sign * metric(state.seats[b], card.metric, card.terrain)
+        out[a][str(card_id)] = 5 if va > vb else 2 if va == vb else 0
+        out[b][str(card_id)] = 5 if vb > va else 2 if va == vb else 0
+    return out
+
+
+def uncovered(seat: Seat) -> int:
+    """Grid squares left uncovered (first tie-breaker: fewer is better)."""
+    return sum(1 for s in planets()[seat.planet].squares if not seat.cover[s])
+
+
+def seat_score(state: State, index: int, objective_part: dict[str, int]) -> dict[str, Any]:
+    """One seat's breakdown, total and tie-breakers."""
+    seat = state.seats[index]
+    by_track = track_medals(seat)
+    parts = {
+        "planet": planet_medals(seat),
+        "tracks": sum(by_track.values()),
+        "lifepods": lifepod_medals(seat),
+        "meteorites": meteorite_medals(seat),
+        "civ_cards": civ_medals(seat),
+        "objectives": sum(objective_part.values()),
+    }
+    empty = uncovered(seat)
+    return {
+        "seat": index,
+        "total": sum(parts.values()),
+        **parts,
+        "by_track": by_track,
+        "by_objective": objective_part,
+        "tie_breakers": {"uncovered_squares": empty, "meteorites_on_planet": len(seat.meteorites)},
+        "aux": 10000 - 100 * empty - len(seat.meteorites),
+    }
+
+
+def score_all(state: State) -> list[dict[str, Any]]:
+    """Every seat's breakdown."""
+    objective_part = objective_medals(state)
+    return [seat_score(state, i, objective_part[i]) for i in range(state.players)]
+
+
+def winners(state: State) -> tuple[int, ...]:
+    """Highest total, then fewest uncovered squares, then fewest meteorites on the planet; ties share.
+
+    A seat that forfeited (ran out of time) cannot win.
+    """
+    scores = [s for s in score_all(state) if s["seat"] != state.forfeited]
+    if not scores:
+        return ()
+    best = max((s["total"], s["aux"]) for s in scores)
+    return tuple(s["seat"] for s in scores if (s["total"], s["aux"]) == best)

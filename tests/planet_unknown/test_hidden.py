@@ -1,0 +1,89 @@
+"""Hidden information: no spectator or opponent ever sees a secret, in views or in events."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+from domain.contract import Event, Role, Viewer, encode_event
+from domain.planet_unknown import GAME
+from domain.planet_unknown.data import civ_cards
+from domain.planet_unknown.model import Phase, State
+
+from .helpers import start
+
+
+def projected(event: Event, viewer: Viewer, over: bool) -> str:
+    visibility = event.visibility()
+    name, payload = encode_event(event)
+    shown = payload if visibility.allows(viewer, game_over=over) else dict(visibility.redacted)
+    return json.dumps([name, shown])
+
+
+def play_with_snapshots(players: int, seed: bytes) -> list[tuple[State, list[Event]]]:
+    rng = random.Random(seed)
+    state = start(players, seed)
+    log: list[Event] = list(GAME.setup(GAME.initial(players, {}), seed))
+    snapshots = [(state, list(log))]
+    while GAME.outcome(state) is None:
+        seat = min(GAME.to_act(state))
+        new = GAME.decide(state, seat, rng.choice(list(GAME.legal_moves(state, seat))))
+        for event in new:
+            state = GAME.evolve(state, event)
+        log.extend(new)
+        snapshots.append((state, list(log)))
+    return snapshots
+
+
+def secrets_for(state: State, viewer: Viewer) -> list[str]:
+    """Strings that would betray a secret to ``viewer`` in ``state``."""
+    out = []
+    for stack in state.stacks:
+        hidden = stack[1:]
+        for a, b in itertools.pairwise(hidden):
+            out.append(f"[{a}, {b}]")
+    seen = {c for hand in (state.shown_hands or ()) for c in hand}
+    for seat, s in enumerate(state.seats):
+        if seat != viewer:
+            out.extend(json.dumps(civ_cards()[c].name) for c in s.hand if c not in seen)
+    inspecting = {
+        b.rank for b in (state.seats[viewer].pending if isinstance(viewer, int) else ()) if b.kind.value == "civ"
+    }
+    for rank, pile in enumerate(state.civ_piles, start=1):
+        if rank not in inspecting:
+            out.extend(json.dumps(civ_cards()[c].name) for c in pile)
+    out.extend(json.dumps(civ_cards()[c].name) for c in state.civ_aside)
+    return out
+
+
+def test_no_secret_reaches_spectators_or_opponents() -> None:
+    for players in (2, 4):
+        snapshots = play_with_snapshots(players, b"hidden-%d" % players)
+        for index, (state, log) in enumerate(snapshots):
+            if index % 7 and state.phase is not Phase.OVER:
+                continue
+            over = state.phase is Phase.OVER
+            viewers: list[Viewer] = [Role.SPECTATOR, *range(players)]
+            if not over:
+                viewers.append(Role.AUDITOR)
+            for viewer in viewers:
+                text = json.dumps(GAME.view(state, viewer)) + "".join(projected(e, viewer, over) for e in log)
+                for secret in secrets_for(state, viewer):
+                    assert secret not in text, (viewer, secret)
+                assert '"stacks": [[' not in text and '"piles": [[' not in text
+                for seat in range(players):
+                    if seat != viewer:
+                        assert "pending" not in GAME.view(state, viewer)["seats"][seat]
+
+
+def test_the_seat_sees_its_own_cards_and_the_auditor_sees_all_at_the_end() -> None:
+    snapshots = play_with_snapshots(3, b"own")
+    state, log = snapshots[-1]
+    for seat in range(3):
+        assert GAME.view(state, seat)["seats"][seat]["hand"] == list(state.seats[seat].hand)
+    audit = GAME.view(state, Role.AUDITOR)
+    assert "civ_aside" in audit and all("tiles" in s for s in audit["station"])
+    assert all('"card"' in projected(e, Role.AUDITOR, True) for e in log if type(e).__name__ == "CivCardTaken")
+    mid = snapshots[len(snapshots) // 2][0]
+    assert GAME.view(mid, Role.AUDITOR) == GAME.view(mid, Role.SPECTATOR)
