@@ -69,8 +69,8 @@ def play_game(
     seed: bytes,
     think_ms: int,
     options: Mapping[str, JSON] | None = None,
-) -> tuple[Outcome | None, int]:
-    """One game between seated bots; the outcome (None past the ply limit) and its length."""
+) -> tuple[Any, Outcome | None, int]:
+    """One game between seated bots: the final state, the outcome (None past the ply limit) and its length."""
     state = game.initial(len(bots), contract.parse_options(game.options, options or {}))
     state = contract.fold(game, state, game.setup(state, seed))
     rng = random.Random(seed)
@@ -86,7 +86,7 @@ def play_game(
             plies += 1
             if game.outcome(state) is not None:
                 break
-    return game.outcome(state), plies
+    return state, game.outcome(state), plies
 
 
 def play_match(
@@ -105,7 +105,7 @@ def play_match(
     for i in range(games):
         first, second = (a, b) if i % 2 == 0 else (b, a)
         seated = {0: (game.bots[first.name], first), 1: (game.bots[second.name], second)}
-        outcome, plies = play_game(game, seated, seed=f"{seed}-{i}".encode(), think_ms=think_ms)
+        _, outcome, plies = play_game(game, seated, seed=f"{seed}-{i}".encode(), think_ms=think_ms)
         if outcome is not None and outcome.winners:
             for seat in outcome.winners:
                 seated[seat][1].wins += 1 / len(outcome.winners)
