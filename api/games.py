@@ -12,7 +12,8 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from domain.contract import Role, Viewer
-from events.service import Forbidden, GameService, InvalidRequest, Record, SeatSpec, Unauthorized
+from events.record import Record
+from events.service import Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 

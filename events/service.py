@@ -22,12 +22,20 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from domain import contract
-from domain.contract import JSON, Event, Game, Outcome, Role, Viewer
+from domain.contract import JSON, Event, Game, Role, Viewer
 from events import seats as seats_module
 from events.envelope import GENESIS_HASH, Envelope, canonical, seal, verify_chain
+from events.record import (
+    GameCreated,
+    Record,
+    SeedRevealed,
+    finishes,
+    fold_envelope,
+    move_command,
+    score_command,
+    timeout_command,
+)
 from events.store import (
-    ACTIVE,
-    FINISHED,
     EventStore,
     IdempotencyConflict,
     Snapshot,
@@ -36,47 +44,6 @@ from events.store import (
 )
 
 MAX_RETRIES = 50
-
-
-# --- Events the service itself records ----------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class GameCreated(Event):
-    """The first event of every game: what was created, and the seed's commitment."""
-
-    game: str
-    rules_version: str
-    seats: tuple[dict[str, Any], ...]
-    options: dict[str, Any]
-    seed_sha256: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SeedRevealed(Event):
-    """The game's seed, revealed when it ends so anyone can check every deal."""
-
-    seed: str
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class GameScored(Event):
-    """The final result and scoring, appended once by a worker."""
-
-    winners: tuple[int, ...]
-    reason: str
-    scores: dict[str, Any]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TurnTimedOut(Event):
-    """A seat's turn deadline passed; the events that follow apply the game's ``on_timeout`` policy."""
-
-    seat: int
-    policy: str
-
-
-SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored, TurnTimedOut)
 
 
 # --- Errors ----------------------------------------------------------------------
@@ -121,38 +88,6 @@ class DuplicateCommandConflict(ServiceError):
 class InvalidRequest(ServiceError):
     status = 422
     code = "invalid_request"
-
-
-# --- The folded aggregate ------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Record:
-    """A game folded up to ``version``: its rules state plus what the service records."""
-
-    game_id: str
-    game: Game[Any]
-    version: int
-    hash: str
-    created: GameCreated
-    created_ms: int
-    updated_ms: int
-    state: Any
-    outcome: Outcome | None
-    seed: str | None = None
-    scored: GameScored | None = None
-
-    @property
-    def over(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def status(self) -> str:
-        return FINISHED if self.over else ACTIVE
-
-    @property
-    def seat_count(self) -> int:
-        return len(self.created.seats)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -232,6 +167,8 @@ class GameService:
         except seats_module.InvalidSeat as error:
             raise InvalidRequest(str(error), field="seats") from None
         seed = secrets.token_bytes(32) if seed is None else seed
+        state = game.initial(len(seats), seats_module.rules_options(parsed))
+        setup = game.setup(state, seed)
         created = GameCreated(
             game=game.name,
             rules_version=game.rules_version,
@@ -240,11 +177,10 @@ class GameService:
             ),
             options=parsed,
             seed_sha256=hashlib.sha256(seed).hexdigest(),
+            setup_events=len(setup),
         )
         game_id = secrets.token_hex(8)
         now = _now_ms()
-        state = game.initial(len(seats), seats_module.rules_options(parsed))
-        setup = game.setup(state, seed)
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
         seat_tokens = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or b.webhook}
         webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
@@ -297,7 +233,7 @@ class GameService:
                 )
             if record.over:
                 raise contract.GameOverError("the game is over; no more moves are taken")
-            events = record.game.decide(record.state, seat, move)
+            events = move_command(record, seat, move)
             try:
                 return self._append(record, events, seat, idempotency_key, fingerprint)
             except VersionConflict as conflict:
@@ -314,12 +250,11 @@ class GameService:
         """Append ``GameScored`` once for a finished game; a repeat changes nothing."""
         while True:
             record = self.head(game_id)
-            if record.outcome is None or record.scored is not None:
+            events = score_command(record)
+            if not events:
                 return record
-            scores = record.game.scores(record.state)
-            event = GameScored(winners=record.outcome.winners, reason=record.outcome.reason, scores=scores)
             try:
-                result = self._append(record, [event], None, "game-scored", "0" * 64)
+                result = self._append(record, events, None, "game-scored", "0" * 64)
             except (VersionConflict, IdempotencyConflict):
                 continue
             return result.record
@@ -341,35 +276,11 @@ class GameService:
         record = self.head(game_id)
         if record.version != version or record.over:
             return None
-        game, policy = record.game, record.created.options["on_timeout"]
-        state, events = record.state, list[Event]()
-        for seat in sorted(game.to_act(state)):
-            if seat not in game.to_act(state) or game.outcome(state) is not None:
-                continue
-            events.append(TurnTimedOut(seat=seat, policy=policy))
-            seat_events, state = self._timeout_events(record, state, seat, policy)
-            events += seat_events
+        events = timeout_command(record, self.store.seed(game_id))
         try:
             return self._append(record, events, None, f"timeout:{version}", "0" * 64)
         except (VersionConflict, IdempotencyConflict):
             return None
-
-    def _timeout_events(self, record: Record, state: Any, seat: int, policy: str) -> tuple[list[Event], Any]:
-        game, events = record.game, []
-        rng = contract.rng(self.store.seed(record.game_id), f"timeout:{record.version}:{seat}")
-        for _ in range(1000):
-            if policy == "forfeit":
-                moves = []
-            elif policy == "pass":
-                moves = [game.pass_move]
-            else:
-                moves = list(game.legal_moves(state, seat))
-            step = game.decide(state, seat, rng.choice(moves)) if moves else game.timed_out(state, seat)
-            state = contract.fold(game, state, step)
-            events += step
-            if not moves or seat not in game.to_act(state) or game.outcome(state) is not None:
-                break
-        return events, state
 
     def bot_move(self, game_id: str, seat: int, version: int) -> MoveResult | None:
         """Let a built-in bot play ``seat``'s turn at ``version``; None if that turn is no longer open."""
@@ -510,9 +421,7 @@ class GameService:
         self, record: Record, events: Sequence[Event], seat: int | None, key: str | None, fingerprint: str
     ) -> MoveResult:
         now = _now_ms()
-        rules_events = [e for e in events if type(e).__name__ not in SERVICE_EVENTS]
-        outcome = record.game.outcome(contract.fold(record.game, record.state, rules_events))
-        finishing = outcome is not None and not record.over
+        finishing = finishes(record, events)
         if finishing:
             events = [*events, SeedRevealed(seed=self.store.seed(record.game_id).hex())]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
@@ -607,38 +516,3 @@ def _pickle_record(record: Record) -> bytes:
     """A record without its game object, which is looked up again by name."""
     fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.name != "game"}
     return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
-    """Apply one stored event to a record: the service's ``evolve``."""
-    if record is None:
-        created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
-        if not isinstance(created, GameCreated):
-            raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
-        game = contract.get(created.game)
-        if created.rules_version != game.rules_version:
-            raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
-        state = game.initial(len(created.seats), seats_module.rules_options(created.options))
-        return Record(
-            game_id=envelope.game_id,
-            game=game,
-            version=envelope.version,
-            hash=envelope.hash,
-            created=created,
-            created_ms=envelope.recorded_at,
-            updated_ms=envelope.recorded_at,
-            state=state,
-            outcome=game.outcome(state),
-        )
-    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
-    if envelope.type in SERVICE_EVENTS:
-        event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
-        if isinstance(event, SeedRevealed):
-            changes["seed"] = event.seed
-        elif isinstance(event, GameScored):
-            changes["scored"] = event
-    else:
-        game = record.game
-        state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
-        changes |= {"state": state, "outcome": game.outcome(state)}
-    return dataclasses.replace(record, **changes)

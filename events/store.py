@@ -17,9 +17,7 @@ import redis
 
 from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
-
-ACTIVE = "active"
-FINISHED = "finished"
+from events.record import ACTIVE, FINISHED
 
 _CREATE = """
 if redis.call('EXISTS', KEYS[2]) == 1 then return {'exists'} end

@@ -105,13 +105,15 @@ class TestReads:
             assert play(client, game, square).status_code == 201
             game = client.get(f"/v1/games/{game['id']}").json | {"seats": game["seats"]}
         events = client.get(f"/v1/games/{game['id']}/events?after=4").json
-        assert [e["version"] for e in events["events"]] == [5, 6, 7]
-        assert [e["payload"]["square"] for e in events["events"]] == [0, 4, 8]
+        assert [e["version"] for e in events["events"]] == [5, 6, 7, 8, 9, 10]
+        assert [e["type"] for e in events["events"]] == ["MoveMade", "MarkPlaced"] * 3
+        assert [e["payload"]["move"] for e in events["events"][::2]] == ["a1", "b2", "c3"]
+        assert [e["payload"]["square"] for e in events["events"][1::2]] == [0, 4, 8]
         limited = client.get(f"/v1/games/{game['id']}/events?after=1&limit=2").json
         assert [e["version"] for e in limited["events"]] == [2, 3]
-        at5 = client.get(f"/v1/games/{game['id']}/state?at=5").json
-        assert at5["version"] == 5
-        assert at5["state"]["board"] == ["X..", "...", "..."] or at5["state"]["board"] == ["O..", "...", "..."]
+        at6 = client.get(f"/v1/games/{game['id']}/state?at=6").json
+        assert at6["version"] == 6
+        assert at6["state"]["board"] in (["X..", "...", "..."], ["O..", "...", "..."])
         error_of(client.get(f"/v1/games/{game['id']}/state?at=99"), 422, "invalid_request")
 
     def test_list_filters_and_pages(self, client: Any) -> None:
@@ -147,9 +149,9 @@ class TestMoveErrors:
         game = create(client)
         response = play(client, game, "b2")
         assert response.status_code == 201
-        assert response.json["version"] == 5
-        assert response.json["events"][0]["type"] == "MarkPlaced"
-        assert stored(service, game["id"]) == (5, 5)
+        assert response.json["version"] == 6
+        assert [e["type"] for e in response.json["events"]] == ["MoveMade", "MarkPlaced"]
+        assert stored(service, game["id"]) == (6, 6)
 
     def test_400_malformed_json(self, client: Any, service: GameService) -> None:
         game = create(client)
@@ -216,8 +218,8 @@ class TestMoveErrors:
         assert play(client, game, "a1", expected_version=4).status_code == 201
         game = client.get(f"/v1/games/{game['id']}").json | {"seats": game["seats"]}
         error = error_of(play(client, game, "b1", expected_version=4), 409, "stale_version")
-        assert error["current_version"] == 5
-        assert stored(service, game["id"]) == (5, 5)
+        assert error["current_version"] == 6
+        assert stored(service, game["id"]) == (6, 6)
 
     def test_409_idempotency_conflict_and_replay(self, client: Any, service: GameService) -> None:
         game = create(client)
@@ -228,10 +230,10 @@ class TestMoveErrors:
         replay = client.post(url, json={"move": "a1"}, headers=headers)
         assert first.status_code == replay.status_code == 201
         assert replay.json["duplicate"] is True and replay.headers["Idempotent-Replayed"] == "true"
-        assert replay.json["events"] == first.json["events"] and replay.json["version"] == 5
-        assert stored(service, game["id"]) == (5, 5)
+        assert replay.json["events"] == first.json["events"] and replay.json["version"] == 6
+        assert stored(service, game["id"]) == (6, 6)
         error_of(client.post(url, json={"move": "b1"}, headers=headers), 409, "idempotency_conflict")
-        assert stored(service, game["id"]) == (5, 5)
+        assert stored(service, game["id"]) == (6, 6)
 
     def test_413_body_too_large(self, client: Any, service: GameService) -> None:
         game = create(client)
@@ -246,7 +248,7 @@ class TestMoveErrors:
         error = error_of(play(client, game, "b2"), 422, "illegal_move")
         assert error["message"] == "square b2 is already taken"
         error_of(play(client, game, "z9"), 422, "invalid_move")
-        assert stored(service, game["id"]) == (5, 5)
+        assert stored(service, game["id"]) == (6, 6)
 
     def test_423_game_over(self, client: Any, service: GameService) -> None:
         game = create(client)

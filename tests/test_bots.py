@@ -71,7 +71,7 @@ class TestBuiltinBots:
         game_id, version = created.record.game_id, created.record.version
         seat = next(iter(created.record.game.to_act(created.record.state)))
         first = idle.bot_move(game_id, seat, version)
-        assert first is not None and first.record.version == version + 1
+        assert first is not None and first.record.version == version + 2
         assert idle.bot_move(game_id, seat, version) is None
         assert types_of(idle, game_id).count("MarkPlaced") == 1
 
@@ -305,12 +305,12 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_turn_is_played_once(tmp_pa
         first.stop(signal.SIGKILL)
     second = Worker(tmp_path, env).start(concurrency=1)
     try:
-        wait_for(lambda: service.head(game_id).version > version + 1, timeout=90)
+        wait_for(lambda: service.head(game_id).version > version + 3, timeout=90)
     finally:
         second.stop()
     envelopes = store.read(game_id)
     moves = [e for e in envelopes if e.type == "MarkPlaced"]
     assert [e.version for e in envelopes] == list(range(1, len(envelopes) + 1))
-    assert moves[0].version == version + 1
-    assert moves[1].version == version + 2 and moves[1].seat != moves[0].seat
+    assert moves[0].version == version + 2
+    assert moves[1].version == version + 4 and moves[1].seat != moves[0].seat
     assert len({(e.seat, e.version) for e in moves}) == len(moves)

@@ -10,7 +10,8 @@ from typing import Any
 
 from domain.contract import Role
 from events.keys import Keyspace
-from events.service import GameService, Record, SeatSpec
+from events.record import Record
+from events.service import GameService, SeatSpec
 from events.store import EventStore
 from tests.conftest import NAMESPACE
 
@@ -93,7 +94,7 @@ class TestFolds:
             record = writer.head(game_id)
             writer.submit(game_id, next(iter(record.game.to_act(record.state))), square)
         snapshot = store.snapshot(game_id)
-        assert snapshot is not None and 1 < snapshot.version <= 7
+        assert snapshot is not None and 1 < snapshot.version <= 10
         reads: list[int] = []
         original_read = store.read
 

@@ -23,8 +23,9 @@ import redis
 from celery import current_app, shared_task
 
 from events.keys import BUCKETS, bucket_of
+from events.record import Record
 from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, timer_member
-from events.service import GameService, Record
+from events.service import GameService
 
 log = logging.getLogger(__name__)
 

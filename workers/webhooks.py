@@ -23,8 +23,9 @@ import requests
 from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
+from events.record import Record
 from events.seats import BotSeat
-from events.service import GameService, Record, StaleVersion
+from events.service import GameService, StaleVersion
 
 LEGAL_MOVES_LIMIT = 500
 """Turn requests carry the legal moves when there are at most this many."""

@@ -1,0 +1,197 @@
+"""The game record: the events the service itself records, the fold of a
+game's envelopes, and every command the service runs, as pure functions.
+
+The service appends what these functions return; the verifier runs them
+again over a stored log and checks that the same events come out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from domain import contract
+from domain.contract import JSON, Event, Game, Outcome, Visibility
+from events import seats as seats_module
+from events.envelope import Envelope
+
+ACTIVE = "active"
+FINISHED = "finished"
+
+
+# --- Events the service itself records ----------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameCreated(Event):
+    """The first event of every game: what was created, and the seed's commitment."""
+
+    game: str
+    rules_version: str
+    seats: tuple[dict[str, Any], ...]
+    options: dict[str, Any]
+    seed_sha256: str
+    setup_events: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeedRevealed(Event):
+    """The game's seed, revealed when it ends so anyone can check every deal."""
+
+    seed: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameScored(Event):
+    """The final result and scoring, appended once by a worker."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnTimedOut(Event):
+    """A seat's turn deadline passed; the events that follow apply the game's ``on_timeout`` policy."""
+
+    seat: int
+    policy: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MoveMade(Event):
+    """A seat's move as it was submitted; the rules' events for it follow.
+
+    It is as private as the most private of those events: a move that drew a
+    hidden card is seen only by its seat until the game ends.
+    """
+
+    seat: int
+    move: JSON
+    private: bool = False
+
+    def visibility(self) -> Visibility:
+        if self.private:
+            return Visibility(frozenset({self.seat}), {"seat": self.seat})
+        return contract.PUBLIC
+
+
+SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored, TurnTimedOut, MoveMade)
+
+
+# --- The folded aggregate ------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    """A game folded up to ``version``: its rules state plus what the service records."""
+
+    game_id: str
+    game: Game[Any]
+    version: int
+    hash: str
+    created: GameCreated
+    created_ms: int
+    updated_ms: int
+    state: Any
+    outcome: Outcome | None
+    seed: str | None = None
+    scored: GameScored | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def status(self) -> str:
+        return FINISHED if self.over else ACTIVE
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.created.seats)
+
+
+def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
+    """Apply one stored event to a record: the service's ``evolve``."""
+    if record is None:
+        created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
+        if not isinstance(created, GameCreated):
+            raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
+        game = contract.get(created.game)
+        if created.rules_version != game.rules_version:
+            raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
+        state = game.initial(len(created.seats), seats_module.rules_options(created.options))
+        return Record(
+            game_id=envelope.game_id,
+            game=game,
+            version=envelope.version,
+            hash=envelope.hash,
+            created=created,
+            created_ms=envelope.recorded_at,
+            updated_ms=envelope.recorded_at,
+            state=state,
+            outcome=game.outcome(state),
+        )
+    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
+    if envelope.type in SERVICE_EVENTS:
+        event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
+        if isinstance(event, SeedRevealed):
+            changes["seed"] = event.seed
+        elif isinstance(event, GameScored):
+            changes["scored"] = event
+    else:
+        game = record.game
+        state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
+        changes |= {"state": state, "outcome": game.outcome(state)}
+    return dataclasses.replace(record, **changes)
+
+
+# --- Commands, as pure functions of a record -------------------------------------
+
+
+def move_command(record: Record, seat: int, move: JSON) -> list[Event]:
+    """``MoveMade`` and the rules' events for ``seat``'s move; raises :class:`contract.RuleError`."""
+    decided = record.game.decide(record.state, seat, move)
+    private = any(not event.visibility().public for event in decided)
+    return [MoveMade(seat=seat, move=move, private=private), *decided]
+
+
+def timeout_command(record: Record, seed: bytes) -> list[Event]:
+    """The ``on_timeout`` policy applied to every seat still to act; random moves derive from the seed."""
+    game, policy = record.game, record.created.options["on_timeout"]
+    state, events = record.state, list[Event]()
+    for seat in sorted(game.to_act(state)):
+        if seat not in game.to_act(state) or game.outcome(state) is not None:
+            continue
+        events.append(TurnTimedOut(seat=seat, policy=policy))
+        rng = contract.rng(seed, f"timeout:{record.version}:{seat}")
+        for _ in range(1000):
+            if policy == "forfeit":
+                moves: list[JSON] = []
+            elif policy == "pass":
+                moves = [game.pass_move]
+            else:
+                moves = list(game.legal_moves(state, seat))
+            step = game.decide(state, seat, rng.choice(moves)) if moves else game.timed_out(state, seat)
+            state = contract.fold(game, state, step)
+            events += step
+            if not moves or seat not in game.to_act(state) or game.outcome(state) is not None:
+                break
+    return events
+
+
+def score_command(record: Record) -> list[Event]:
+    """``GameScored`` for a finished game that has none yet, else nothing."""
+    if record.outcome is None or record.scored is not None:
+        return []
+    scores = record.game.scores(record.state)
+    return [GameScored(winners=record.outcome.winners, reason=record.outcome.reason, scores=scores)]
+
+
+def finishes(record: Record, events: Sequence[Event]) -> bool:
+    """Whether ``events`` end the game."""
+    if record.over:
+        return False
+    rules_events = [e for e in events if type(e).__name__ not in SERVICE_EVENTS]
+    return record.game.outcome(contract.fold(record.game, record.state, rules_events)) is not None
