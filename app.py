@@ -170,7 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("-n", "--games", type=int, default=100)
     arena.add_argument("--think-ms", type=int, default=200)
     arena.add_argument("--seed", default="arena")
+    verify = commands.add_parser("verify", help="check an exported game (NDJSON) with no server and no Redis")
+    verify.add_argument("file", help="an export from GET /v1/games/{id}/export, or - for standard input")
     args = parser.parse_args(argv)
+    if args.command == "verify":
+        return verify_export(args.file)
     if args.command == "up":
         return up(args.host, args.port, Path(args.data_dir))
     if args.command == "arena":
@@ -194,6 +198,43 @@ def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int,
     result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
     print(result.summary())
     return 0
+
+
+def verify_export(path: str) -> int:
+    """Check an export offline: hash chain, every move's legality, the seed. Exit 0 only if all hold."""
+    import json
+
+    from events.envelope import Envelope
+    from events.service import EXPORT_FORMAT
+    from events.verify import verify
+
+    load_games(Settings.from_env())
+    text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        header = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        header = {}
+    if header.get("format") != EXPORT_FORMAT:
+        print(f"orrery verify: {path} is not an Orrery export (no {EXPORT_FORMAT} header line)", file=sys.stderr)
+        return 2
+    if not header.get("complete"):
+        print(
+            f"orrery verify: this export is {header.get('viewer')}'s view, with redacted events; only an export "
+            "that holds every event whole (the creator's, once the game is over) can be verified",
+            file=sys.stderr,
+        )
+        return 2
+    envelopes = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            envelopes.append(Envelope.from_json(line))
+        except (ValueError, KeyError, TypeError) as error:
+            print(f"FAILED: line {number} is not an event envelope ({error})")
+            return 1
+    verdict = verify(envelopes)
+    print(verdict)
+    return 0 if verdict.ok else 1
 
 
 def check_transcripts(game: str, paths: list[str]) -> int:

@@ -6,14 +6,14 @@ import itertools
 import re
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
 from domain.contract import Role, Viewer
 from events.record import Record
-from events.service import Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
+from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 
@@ -74,6 +74,15 @@ def detail(record: Record, viewer: Viewer) -> dict[str, Any]:
     return summary(record) | {"state": service().view(record, viewer), "seed_sha256": record.created.seed_sha256}
 
 
+def created_body(created: Created) -> dict[str, Any]:
+    """A new game as its creator sees it once: with every seat's token and new webhook secrets."""
+    out = detail(created.record, Role.SPECTATOR)
+    for seat in out["seats"]:
+        seat["token"] = created.seat_tokens.get(seat["index"])
+        seat["webhook_secret"] = created.webhook_secrets.get(seat["index"])
+    return out | {"creator_token": created.creator_token}
+
+
 def etagged(body: dict[str, Any], version: int) -> Any:
     """A 200 with the version as ETag, or a 304 when the client has it already."""
     etag = f'"{version}"'
@@ -94,12 +103,7 @@ class Games(MethodView):
         """
         seats = [SeatSpec(s["name"], s["bot"]) for s in body["seats"]]
         seed = None if body["seed"] is None else body["seed"].encode()
-        created = service().create(body["game"], seats, body["options"], seed)
-        out = detail(created.record, Role.SPECTATOR)
-        for seat in out["seats"]:
-            seat["token"] = created.seat_tokens.get(seat["index"])
-            seat["webhook_secret"] = created.webhook_secrets.get(seat["index"])
-        return out | {"creator_token": created.creator_token}
+        return created_body(service().create(body["game"], seats, body["options"], seed))
 
     @blp.arguments(schemas.ListQuery, location="query")
     @blp.response(200, schemas.GameList)
@@ -222,3 +226,45 @@ class DeliveryLog(MethodView):
         if service().viewer_for(game_id, bearer_token()) is not Role.AUDITOR:
             raise Forbidden("only the game's creator may read its delivery log")
         return {"deliveries": service().store.deliveries(game_id, start=query["start"], limit=query["limit"])}
+
+
+@blp.route("/<game_id>/verify")
+class Verify(MethodView):
+    @blp.response(200, schemas.VerifyResult)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Refold every event: the hash chain, every move decided again, and the committed seed."""
+        return service().verify(game_id).to_json()
+
+
+@blp.route("/<game_id>/export")
+class Export(MethodView):
+    @blp.doc(
+        security=BEARER,
+        responses={
+            "200": {
+                "description": "NDJSON: a header line, then one line per event as the requester may "
+                "see it (the stored envelopes when every event is visible to the requester).",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    def get(self, game_id: str) -> Response:
+        """The game as NDJSON, for the offline verifier (`orrery verify FILE`)."""
+        viewer = service().viewer_for(game_id, bearer_token())
+        lines = service().export(game_id, viewer)
+        headers = {"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'}
+        return Response(stream_with_context(lines), mimetype="application/x-ndjson", headers=headers)
+
+
+@blp.route("/<game_id>/fork")
+class Fork(MethodView):
+    @blp.arguments(schemas.ForkRequest)
+    @blp.response(201, schemas.Forked)
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """A new game from the first `at` events of this one, with new tokens (creator only).
+
+        Games with hidden information can be forked once they are over.
+        """
+        created = service().fork(game_id, body["at"], service().viewer_for(game_id, bearer_token()))
+        return created_body(created) | {"forked_from": f"{game_id}@{body['at']}"}

@@ -183,6 +183,24 @@ class Deliveries(Schema):
     deliveries = fields.List(fields.Nested(DeliveryAttempt), required=True)
 
 
+class VerifyResult(Schema):
+    verdict = fields.String(required=True, validate=validate.OneOf(["ok", "failed"]))
+    events = fields.Integer(required=True)
+    state_hash = fields.String(
+        allow_none=True, metadata={"description": "sha256 of the auditor's view of the final state."}
+    )
+    seed = fields.String(required=True, metadata={"description": "verified, or not revealed while the game runs"})
+    first_failure = fields.Dict(allow_none=True, metadata={"description": "The first event that fails, and why."})
+
+
+class ForkRequest(Schema):
+    at = fields.Integer(required=True, strict=True, metadata={"description": "How many of the game's events to keep."})
+
+
+class Forked(CreatedGame):
+    forked_from = fields.String(required=True, metadata={"description": "<game id>@<version>"})
+
+
 class Health(Schema):
     redis = fields.String(required=True)
     worker = fields.String(required=True)

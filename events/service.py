@@ -42,8 +42,15 @@ from events.store import (
     UnknownGame,
     VersionConflict,
 )
+from events.verify import Verdict, verify
 
 MAX_RETRIES = 50
+EXPORT_FORMAT = "orrery-export/1"
+
+
+def viewer_name(viewer: Viewer) -> str:
+    """``seat:<n>``, ``spectator`` or ``auditor``."""
+    return f"seat:{viewer}" if isinstance(viewer, int) else viewer.value
 
 
 # --- Errors ----------------------------------------------------------------------
@@ -83,6 +90,11 @@ class StaleVersion(ServiceError):
 class DuplicateCommandConflict(ServiceError):
     status = 409
     code = "idempotency_conflict"
+
+
+class ForkUnavailable(ServiceError):
+    status = 409
+    code = "fork_unavailable"
 
 
 class InvalidRequest(ServiceError):
@@ -182,28 +194,7 @@ class GameService:
         game_id = secrets.token_hex(8)
         now = _now_ms()
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        seat_tokens = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or b.webhook}
-        webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
-        webhook_secrets = self._register_endpoints(webhook_urls)
-        creator_token = secrets.token_urlsafe(24)
-        roles = {token_hash(t): f"seat:{i}" for i, t in seat_tokens.items()} | {token_hash(creator_token): "creator"}
-        hidden = {f"token:{i}": seat_tokens.pop(i) for i in webhook_urls}
-        record = self._fold(None, envelopes)
-        self.store.create(
-            game_id,
-            game.name,
-            game.rules_version,
-            envelopes,
-            seed=seed,
-            tokens=roles,
-            created_ms=now,
-            timers=self.timers(record, now),
-            secrets=hidden,
-        )
-        self._remember(record)
-        if self.on_append is not None:
-            self.on_append(record)
-        return Created(record, seat_tokens, creator_token, webhook_secrets)
+        return self._open(self._fold(None, envelopes), envelopes, seed)
 
     def submit(
         self,
@@ -258,6 +249,33 @@ class GameService:
             except (VersionConflict, IdempotencyConflict):
                 continue
             return result.record
+
+    def _open(self, record: Record, envelopes: list[Envelope], seed: bytes, forked_from: str = "") -> Created:
+        """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
+        bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
+        webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
+        tokens = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or i in webhook_urls}
+        creator_token = secrets.token_urlsafe(24)
+        roles = {token_hash(t): f"seat:{i}" for i, t in tokens.items()} | {token_hash(creator_token): "creator"}
+        hidden = {f"token:{i}": tokens.pop(i) for i in webhook_urls}
+        webhook_secrets = self._register_endpoints(webhook_urls)
+        now = _now_ms()
+        self.store.create(
+            record.game_id,
+            record.game.name,
+            record.game.rules_version,
+            envelopes,
+            seed=seed,
+            tokens=roles,
+            created_ms=now,
+            timers=self.timers(record, now),
+            secrets=hidden,
+            forked_from=forked_from,
+        )
+        self._remember(record)
+        if self.on_append is not None:
+            self.on_append(record)
+        return Created(record, tokens, creator_token, webhook_secrets)
 
     def _register_endpoints(self, urls: dict[int, str]) -> dict[int, str]:
         """Secrets of the webhook endpoints seen here for the first time, by seat: shown only once."""
@@ -320,6 +338,64 @@ class GameService:
         if not deadline_s or record.over:
             return None
         return int(record.updated_ms + deadline_s * 1000)
+
+    def fork(self, game_id: str, at: int, viewer: Viewer) -> Created:
+        """A new game whose first ``at`` events are this game's, with new tokens.
+
+        Only the creator may fork. A game with hidden information can be
+        forked once it is over (its seed is public then); before that a fork
+        would let its new owner play on to the end and read the seed.
+        """
+        if viewer is not Role.AUDITOR:
+            raise Forbidden("only the game's creator may fork it")
+        head = self.head(game_id)
+        first = 1 + head.created.setup_events
+        if not first <= at <= head.version:
+            raise InvalidRequest(
+                f"a fork starts after the deal: at must be between {first} and {head.version}", field="at"
+            )
+        prefix = self.store.read(game_id, upto=at)
+        if not head.over and any(e.visible_to is not None for e in prefix):
+            raise ForkUnavailable("this game has hidden information; it can be forked once it is over")
+        new_id = secrets.token_hex(8)
+        previous, envelopes = GENESIS_HASH, []
+        for e in prefix:
+            body = e.body() | {"game_id": new_id, "event_id": uuid.uuid4().hex}
+            body["visible_to"] = e.visible_to
+            envelope = seal(previous, **body)
+            envelopes.append(envelope)
+            previous = envelope.hash
+        return self._open(self._fold(None, envelopes), envelopes, self.store.seed(game_id), f"{game_id}@{at}")
+
+    def verify(self, game_id: str) -> Verdict:
+        """Refold and recheck the whole game: hash chain, every command, the seed."""
+        self.head(game_id)
+        return verify(self.store.read(game_id))
+
+    def export(self, game_id: str, viewer: Viewer) -> Iterator[str]:
+        """The game as NDJSON lines: a header, then one line per event as ``viewer`` may see it.
+
+        When the viewer may see every event whole (the creator once the game
+        is over, or anyone in a game with no hidden event) the lines are the
+        stored envelopes, which ``orrery verify`` checks offline.
+        """
+        record = self.head(game_id)
+        envelopes = self.store.read(game_id, upto=record.version)
+        complete = all(self.project(record, e, viewer)["redacted"] is False for e in envelopes)
+        header = {
+            "format": EXPORT_FORMAT,
+            "game_id": game_id,
+            "game": record.game.name,
+            "rules_version": record.game.rules_version,
+            "version": record.version,
+            "status": record.status,
+            "viewer": viewer_name(viewer),
+            "complete": complete,
+            "exported_at": _now_ms(),
+        }
+        yield canonical(header) + "\n"
+        for envelope in envelopes:
+            yield (envelope.to_json() if complete else canonical(self.project(record, envelope, viewer))) + "\n"
 
     # --- queries -----------------------------------------------------------------
 

@@ -44,6 +44,8 @@ local nsecrets = tonumber(ARGV[t])
 for i = 1, nsecrets do
   redis.call('HSET', KEYS[11], ARGV[t + 2 * i - 1], ARGV[t + 2 * i])
 end
+local forked = ARGV[t + 2 * nsecrets + 1]
+if forked ~= '' then redis.call('HSET', KEYS[2], 'forked_from', forked) end
 redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '0', 'event', ARGV[7])
 return {'ok', 1, n}
 """
@@ -184,6 +186,7 @@ class EventStore:
         created_ms: int,
         timers: Sequence[tuple[str, int]] = (),
         secrets: dict[str, str] | None = None,
+        forked_from: str = "",
         outbox_event: str = "created",
     ) -> Appended:
         """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically."""
@@ -196,6 +199,7 @@ class EventStore:
             argv += [token_hash, role]
         argv += _pairs(timers)
         argv += _pairs(list((secrets or {}).items()))
+        argv.append(forked_from)
         reply = self._create(keys=keys, args=argv)
         if reply[0] == b"exists":
             raise GameExists(game_id)

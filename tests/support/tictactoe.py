@@ -70,6 +70,7 @@ class Board:
     secrets: tuple[int | None, int | None] = (None, None)
     resigned: int | None = None
     timed_out: int | None = None
+    dealing_secrets: bool = True
 
 
 class TicTacToe:
@@ -87,12 +88,14 @@ class TicTacToe:
         return {"random": random_bot, "slow": slow_bot}
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> Board:
-        return Board()
+        return Board(dealing_secrets=bool(options["secret_squares"]))
 
     def setup(self, state: Board, seed: bytes) -> list[Event]:
         rng = contract.rng(seed, "setup")
         first = rng.randrange(2)
         squares = rng.sample(range(9), 2)
+        if not state.dealing_secrets:
+            return [FirstPlayerDrawn(first)]
         return [FirstPlayerDrawn(first), SecretSquareDealt(0, squares[0]), SecretSquareDealt(1, squares[1])]
 
     def decide(self, state: Board, seat: int, move: JSON) -> list[Event]:

@@ -1,0 +1,212 @@
+"""Verification of a game's log, with or without a server.
+
+:func:`verify` takes every envelope of a game and checks, in order:
+
+* the hash chain, and that versions run 1, 2, 3... with no gap;
+* the deal: once the seed is revealed, that it matches the commitment in
+  ``GameCreated`` and that the setup events are exactly what the rules deal
+  from it;
+* every command: each ``MoveMade`` is decided again by the rules of the
+  version the game was played under, and the same events must come out;
+  timeouts and scoring are recomputed the same way (random timeout moves
+  derive from the seed).
+
+It names the first event that fails and why, without quoting hidden payloads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+from domain import contract
+from domain.contract import Event, Role
+from events.envelope import Envelope, canonical, verify_chain
+from events.record import (
+    SERVICE_EVENTS,
+    MoveMade,
+    Record,
+    SeedRevealed,
+    TurnTimedOut,
+    finishes,
+    fold_envelope,
+    move_command,
+    score_command,
+    timeout_command,
+)
+from events.seats import rules_options
+
+COMMANDS = frozenset({"MoveMade", "TurnTimedOut", "GameScored"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """The result of a verification.
+
+    ``seed`` is ``verified`` once the seed is revealed and every deal derives
+    from it, ``not revealed`` while the game runs.
+    """
+
+    ok: bool
+    events: int
+    state_hash: str | None
+    seed: str
+    failure_version: int | None = None
+    failure: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": "ok" if self.ok else "failed",
+            "events": self.events,
+            "state_hash": self.state_hash,
+            "seed": self.seed,
+            "first_failure": None if self.ok else {"version": self.failure_version, "reason": self.failure},
+        }
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"OK: {self.events} events, state {self.state_hash}, seed {self.seed}"
+        return f"FAILED at version {self.failure_version}: {self.failure}"
+
+
+class _Failure(Exception):
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(reason)
+        self.version = version
+        self.reason = reason
+
+
+def state_hash(record: Record) -> str:
+    """sha256 of the canonical JSON of the auditor's view of the state."""
+    return hashlib.sha256(canonical(record.game.view(record.state, Role.AUDITOR)).encode()).hexdigest()
+
+
+def verify(envelopes: Sequence[Envelope]) -> Verdict:
+    """Check a whole game log; see the module's docstring."""
+    seed_status = "not revealed"
+    try:
+        record, seed_status = _verify(list(envelopes))
+    except _Failure as failure:
+        return Verdict(False, len(envelopes), None, seed_status, failure.version, failure.reason)
+    return Verdict(True, len(envelopes), state_hash(record), seed_status)
+
+
+def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
+    if not envelopes:
+        raise _Failure(0, "the log is empty")
+    broken = verify_chain(envelopes)
+    if broken is not None:
+        raise _Failure(broken.version, f"the hash chain is broken: {broken.reason}")
+    game_id = envelopes[0].game_id
+    for envelope in envelopes:
+        if envelope.game_id != game_id:
+            raise _Failure(envelope.version, f"this event belongs to game {envelope.game_id}, not {game_id}")
+    try:
+        record = fold_envelope(None, envelopes[0])
+    except (ValueError, KeyError, TypeError) as error:
+        raise _Failure(1, f"the game cannot be set up: {error}") from None
+    for envelope in envelopes:
+        if envelope.rules_version != record.created.rules_version:
+            raise _Failure(
+                envelope.version, f"recorded under rules {envelope.rules_version}, not {record.created.rules_version}"
+            )
+    seed = _revealed_seed(envelopes, record)
+    count = record.created.setup_events
+    setup = envelopes[1 : 1 + count]
+    if seed is not None:
+        initial = record.game.initial(record.seat_count, rules_options(record.created.options))
+        _compare(record.game.setup(initial, seed), setup, None, 2, "the deal")
+    record = _fold(record, setup)
+    i = 1 + count
+    while i < len(envelopes):
+        head = envelopes[i]
+        expected, length = _command(record, head, envelopes, i, seed)
+        group = envelopes[i : i + length]
+        if expected is not None:
+            seat = head.seat if head.type == "MoveMade" else None
+            _compare(expected, group, seat, head.version, _describe(head))
+        record = _fold(record, group)
+        i += length
+    return record, "verified" if seed is not None else "not revealed"
+
+
+def _command(
+    record: Record, head: Envelope, envelopes: list[Envelope], i: int, seed: bytes | None
+) -> tuple[list[Event] | None, int]:
+    """The events the command starting at ``head`` must have produced (None where they cannot be
+    recomputed yet: random timeout moves before the seed is revealed), and how many envelopes it spans."""
+    if head.type not in COMMANDS:
+        raise _Failure(head.version, f"no command explains a {head.type} event here")
+    if record.over and head.type != "GameScored":
+        raise _Failure(head.version, "the game was already over")
+    if head.type == "MoveMade":
+        made = contract.decode_event(SERVICE_EVENTS, head.type, head.payload)
+        assert isinstance(made, MoveMade)
+        try:
+            expected = move_command(record, made.seat, made.move)
+        except contract.RuleError as error:
+            raise _Failure(head.version, f"seat {made.seat}'s move was illegal when it was made: {error}") from None
+    elif head.type == "TurnTimedOut":
+        timed_out = contract.decode_event(SERVICE_EVENTS, head.type, head.payload)
+        assert isinstance(timed_out, TurnTimedOut)
+        if seed is None and timed_out.policy == "random":
+            later = (j for j in range(i + 1, len(envelopes)) if envelopes[j].type in ("MoveMade", "GameScored"))
+            return None, next(later, len(envelopes)) - i
+        expected = timeout_command(record, seed or b"")
+    else:
+        expected = score_command(record)
+        if not expected:
+            raise _Failure(head.version, "the game was scored twice, or before it was over")
+    if finishes(record, expected):
+        if seed is None:
+            raise _Failure(head.version, "the game ended here but its seed was not revealed")
+        expected.append(SeedRevealed(seed=seed.hex()))
+    return expected, len(expected)
+
+
+def _compare(expected: Sequence[Event], actual: Sequence[Envelope], seat: int | None, version: int, what: str) -> None:
+    for n, event in enumerate(expected):
+        at = version + n
+        if n >= len(actual):
+            raise _Failure(at, f"{what}: the log ends before the {type(event).__name__} event the rules produce")
+        type_name, payload = contract.encode_event(event)
+        got = actual[n]
+        if got.type != type_name:
+            raise _Failure(got.version, f"{what}: the rules produce {type_name} here, the log has {got.type}")
+        if got.payload != payload:
+            raise _Failure(got.version, f"{what}: the {type_name} event's content differs from what the rules produce")
+        if seat is not None and got.seat != seat:
+            raise _Failure(got.version, f"{what}: the event is attributed to seat {got.seat}, not seat {seat}")
+        visibility = event.visibility()
+        visible_to = None if visibility.seats is None else tuple(sorted(visibility.seats))
+        if got.visible_to != visible_to:
+            raise _Failure(got.version, f"{what}: the {type_name} event's visibility differs from the rules'")
+
+
+def _revealed_seed(envelopes: list[Envelope], record: Record) -> bytes | None:
+    for envelope in envelopes:
+        if envelope.type == "SeedRevealed":
+            seed = bytes.fromhex(envelope.payload["seed"])
+            if hashlib.sha256(seed).hexdigest() != record.created.seed_sha256:
+                raise _Failure(envelope.version, "the revealed seed does not match the commitment in GameCreated")
+            return seed
+    return None
+
+
+def _fold(record: Record, envelopes: Sequence[Envelope]) -> Record:
+    for envelope in envelopes:
+        try:
+            record = fold_envelope(record, envelope)
+        except (ValueError, KeyError, TypeError) as error:
+            raise _Failure(envelope.version, f"the event cannot be applied: {error}") from None
+    return record
+
+
+def _describe(head: Envelope) -> str:
+    if head.type == "MoveMade":
+        return f"seat {head.seat}'s move at version {head.version}"
+    if head.type == "TurnTimedOut":
+        return f"the timeout at version {head.version}"
+    return f"the scoring at version {head.version}"
