@@ -87,7 +87,9 @@ def build_service(settings: Settings) -> Any:
 
     load_games(settings)
     store = EventStore(redis_client(settings.require_redis()), Keyspace(settings.namespace))
-    return GameService(store, snapshot_every=settings.snapshot_every, on_append=wake_relay)
+    return GameService(
+        store, snapshot_every=settings.snapshot_every, on_append=wake_relay, public_url=settings.public_url
+    )
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -292,7 +294,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
             "--workers",
             "2",
             "--threads",
-            "4",
+            "16",
             "--graceful-timeout",
             "5",
             "app:create_app()",

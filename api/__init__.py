@@ -8,6 +8,7 @@ from flask_smorest import Api
 from api.errors import register_error_handlers
 from api.games import blp as games_blueprint
 from api.health import blp as health_blueprint
+from api.live import blp as live_blueprint
 
 
 def init_api(app: Flask) -> Api:
@@ -38,6 +39,7 @@ def init_api(app: Flask) -> Api:
     )
     api = Api(app)
     api.register_blueprint(games_blueprint)
+    api.register_blueprint(live_blueprint)
     api.register_blueprint(health_blueprint)
     app.add_url_rule(
         "/docs/assets/<path:filename>",

@@ -130,7 +130,7 @@ class Game(MethodView):
     def get(self, game_id: str) -> Any:
         """Read a game as the requester sees it: a seat with its token, a spectator without one."""
         viewer = service().viewer_for(game_id, bearer_token())
-        record = service().head(game_id)
+        record = service().visible(game_id, viewer)
         return etagged(detail(record, viewer), record.version)
 
 
@@ -195,9 +195,8 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The events after version `after`, as the requester may see them."""
         viewer = service().viewer_for(game_id, bearer_token())
-        record = service().head(game_id)
-        envelopes = service().events(game_id, after=query["after"], limit=query["limit"])
-        return {"version": record.version, "events": [service().project(record, e, viewer) for e in envelopes]}
+        version, events = service().events_for(game_id, viewer, after=query["after"], limit=query["limit"])
+        return {"version": version, "events": events}
 
 
 @blp.route("/<game_id>/state")
@@ -208,12 +207,8 @@ class State(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The requester's view of the state at version `at` (the newest without it)."""
         viewer = service().viewer_for(game_id, bearer_token())
-        head = service().head(game_id)
-        record = head if query["at"] is None else service().at(game_id, query["at"])
-        if viewer is Role.AUDITOR and not head.over:
-            viewer = Role.SPECTATOR
-        state = record.game.view(record.state, viewer)
-        return etagged({"version": record.version, "state": state}, record.version)
+        version, state = service().state_at(game_id, viewer, query["at"])
+        return etagged({"version": version, "state": state}, version)
 
 
 @blp.route("/<game_id>/deliveries")

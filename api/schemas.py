@@ -201,6 +201,15 @@ class Forked(CreatedGame):
     forked_from = fields.String(required=True, metadata={"description": "<game id>@<version>"})
 
 
+class StreamQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    heartbeat = fields.Integer(load_default=10, validate=validate.Range(min=1, max=15))
+
+
+class BotStreamQuery(Schema):
+    heartbeat = fields.Integer(load_default=10, validate=validate.Range(min=1, max=15))
+
+
 class Health(Schema):
     redis = fields.String(required=True)
     worker = fields.String(required=True)

@@ -74,6 +74,18 @@ class Keyspace:
         """Webhook endpoints by URL: their signing secret and whether a 410 disabled them."""
         return f"{self.namespace}:webhooks"
 
+    def bot_tokens(self) -> str:
+        """Which game and seat a bot seat's token belongs to, by the token's hash."""
+        return f"{self.namespace}:bot-tokens"
+
+    def pull(self, token_hash: str) -> str:
+        """The turn requests of one bot seat, for its pull stream."""
+        return f"{self.namespace}:pull:{token_hash}"
+
+    def pull_owner(self, token_hash: str) -> str:
+        """The one pull stream that may read a bot seat's turn requests now."""
+        return f"{self.namespace}:pull-owner:{token_hash}"
+
     def pattern(self) -> str:
         """A SCAN pattern for every key of this namespace."""
         return f"{self.namespace}:*"

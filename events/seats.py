@@ -33,6 +33,14 @@ TABLE_OPTIONS = (
         "what happens when a turn's deadline passes: the seat forfeits, plays a random legal move, or passes",
         choices=("forfeit", "random", "pass"),
     ),
+    Option(
+        "spectator_delay",
+        int,
+        0,
+        "spectators see the game this many events behind while it runs (everything once it is over)",
+        minimum=0,
+        maximum=10_000,
+    ),
 )
 TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
 

@@ -147,8 +147,10 @@ class GameService:
         snapshot_every: int = 50,
         cache_size: int = 512,
         on_append: Callable[[Record], None] | None = None,
+        public_url: str | None = None,
     ) -> None:
         self.store = store
+        self.public_url = public_url
         self.snapshot_every = snapshot_every
         self.on_append = on_append
         self._cache: collections.OrderedDict[str, Record] = collections.OrderedDict()
@@ -258,6 +260,9 @@ class GameService:
         creator_token = secrets.token_urlsafe(24)
         roles = {token_hash(t): f"seat:{i}" for i, t in tokens.items()} | {token_hash(creator_token): "creator"}
         hidden = {f"token:{i}": tokens.pop(i) for i in webhook_urls}
+        if hidden:
+            bot_tokens = {token_hash(t): f"{record.game_id}:{k.split(':')[1]}" for k, t in hidden.items()}
+            self.store.redis.hset(self.store.keys.bot_tokens(), mapping=bot_tokens)
         webhook_secrets = self._register_endpoints(webhook_urls)
         now = _now_ms()
         self.store.create(
@@ -380,7 +385,7 @@ class GameService:
         stored envelopes, which ``orrery verify`` checks offline.
         """
         record = self.head(game_id)
-        envelopes = self.store.read(game_id, upto=record.version)
+        envelopes = self.store.read(game_id, upto=self.visible(game_id, viewer).version)
         complete = all(self.project(record, e, viewer)["redacted"] is False for e in envelopes)
         header = {
             "format": EXPORT_FORMAT,
@@ -435,6 +440,47 @@ class GameService:
             self.head(game_id)
             raise Unauthorized("this token does not belong to this game")
         return Role.AUDITOR if role == "creator" else int(role.split(":")[1])
+
+    def bot_seat(self, token: str | None) -> tuple[str, int]:
+        """The game and seat of a bot seat's token (as sent in its turn requests)."""
+        if token is None:
+            raise Unauthorized("this needs a bot seat's token: 'Authorization: Bearer <token>'")
+        found = self.store.redis.hget(self.store.keys.bot_tokens(), token_hash(token))
+        if found is None:
+            raise Unauthorized("this token is not a bot seat's token")
+        game_id, seat = found.decode().rsplit(":", 1)
+        return game_id, int(seat)
+
+    def visible(self, game_id: str, viewer: Viewer) -> Record:
+        """The newest record ``viewer`` may see: spectators (and the creator, who reads as one while
+        the game runs) are held ``spectator_delay`` events behind a running game."""
+        head = self.head(game_id)
+        delay = int(head.created.options.get("spectator_delay", 0))
+        if not delay or head.over or isinstance(viewer, int):
+            return head
+        return self.at(game_id, max(1 + head.created.setup_events, head.version - delay))
+
+    def events_for(
+        self, game_id: str, viewer: Viewer, *, after: int = 0, limit: int | None = None
+    ) -> tuple[int, list[dict[str, Any]]]:
+        """The version ``viewer`` sees, and the events after ``after`` up to it, as ``viewer`` may see them."""
+        head = self.head(game_id)
+        version = self.visible(game_id, viewer).version
+        envelopes = self.store.read(game_id, after=after, upto=version, limit=limit)
+        return version, [self.project(head, e, viewer) for e in envelopes]
+
+    def state_at(self, game_id: str, viewer: Viewer, at: int | None) -> tuple[int, JSON]:
+        """``viewer``'s view of the state at version ``at`` (the newest it may see without one).
+
+        Once the game is over the creator reads every past state whole.
+        """
+        head = self.head(game_id)
+        visible = self.visible(game_id, viewer)
+        if at is not None and at > visible.version:
+            raise InvalidRequest(f"version must be between 1 and {visible.version}, not {at}", field="at")
+        record = visible if at is None else self.at(game_id, at)
+        effective = Role.SPECTATOR if viewer is Role.AUDITOR and not head.over else viewer
+        return record.version, record.game.view(record.state, effective)
 
     def view(self, record: Record, viewer: Viewer) -> JSON:
         """The rules state as ``viewer`` may see it."""

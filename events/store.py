@@ -293,6 +293,11 @@ class EventStore:
         entries = self.redis.xrange(self.keys.game(game_id).events, f"{after + 1}-0", high, count=limit)
         return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
 
+    def wait(self, game_id: str, *, after: int, block_ms: int) -> list[Envelope]:
+        """Events after version ``after``, waiting up to ``block_ms`` for the first one to arrive."""
+        reply = self.redis.xread({self.keys.game(game_id).events: f"{after}-0"}, block=block_ms, count=500)
+        return [Envelope.from_json(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
+
     def snapshot(self, game_id: str) -> Snapshot | None:
         """The cached snapshot, if any."""
         raw = self.redis.hgetall(self.keys.game(game_id).snapshot)

@@ -128,7 +128,7 @@ def deliver_turn(self: Any, game_id: str, seat: int, version: int, attempt: int 
     """POST a signed turn request to a webhook bot, retrying with backoff until the deadline."""
     from workers.webhooks import deliver
 
-    outcome = deliver(service(), game_id, seat, version, attempt, current_app.conf["orrery_settings"].public_url)
+    outcome = deliver(service(), game_id, seat, version, attempt)
     if outcome.retry_in is not None:
         deliver_turn.apply_async(args=[game_id, seat, version, attempt + 1], countdown=outcome.retry_in)
     return outcome.status

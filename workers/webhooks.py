@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import itertools
 import json
 import random
 import time
@@ -23,14 +22,10 @@ import requests
 from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
-from events.record import Record
 from events.seats import BotSeat
 from events.service import GameService, StaleVersion
+from events.turns import publish, turn_deadline, turn_id, turn_request
 
-LEGAL_MOVES_LIMIT = 500
-"""Turn requests carry the legal moves when there are at most this many."""
-DELIVERY_WINDOW_MS = 15 * 60 * 1000
-"""Without a turn deadline, deliveries are retried for this long after the turn began."""
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 60.0
 CONNECT_TIMEOUT_S = 3.0
@@ -45,39 +40,12 @@ class Delivery:
     retry_in: float | None = None
 
 
-def webhook_id(game_id: str, seat: int, version: int) -> str:
-    """The same id on every retry of one turn request."""
-    return f"msg_{game_id}_{version}_{seat}"
-
-
-def turn_request(
-    service: GameService, record: Record, seat: int, token: str | None, public_url: str | None
-) -> dict[str, Any]:
-    """The body of a turn request: everything a bot needs, and only its own seat's view."""
-    moves = list(itertools.islice(record.game.legal_moves(record.state, seat), LEGAL_MOVES_LIMIT + 1))
-    return {
-        "type": "turn",
-        "game_id": record.game_id,
-        "game": record.game.name,
-        "seat": seat,
-        "version": record.version,
-        "deadline": service.deadline(record) or record.updated_ms + DELIVERY_WINDOW_MS,
-        "view": service.view(record, seat),
-        "legal_moves": moves if len(moves) <= LEGAL_MOVES_LIMIT else None,
-        "token": token,
-        "moves_url": f"{public_url.rstrip('/')}/v1/games/{record.game_id}/moves" if public_url else None,
-        "reply": 'answer 200 with {"move": ...}, or 202 and POST the move to moves_url with the token',
-    }
-
-
 def backoff(attempt: int) -> float:
     """Exponential backoff with full jitter."""
     return random.uniform(0, min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** (attempt - 1))) + 0.1
 
 
-def deliver(
-    service: GameService, game_id: str, seat: int, version: int, attempt: int, public_url: str | None = None
-) -> Delivery:
+def deliver(service: GameService, game_id: str, seat: int, version: int, attempt: int) -> Delivery:
     """Make one delivery attempt of ``seat``'s turn at ``version`` and log it."""
     record = service.head(game_id)
     if record.version != version or record.over or seat not in record.game.to_act(record.state):
@@ -89,9 +57,12 @@ def deliver(
     secret = store.endpoint_secret(bot.webhook)
     if secret is None or store.endpoint_disabled(bot.webhook):
         return Delivery("disabled")
-    deadline_ms = service.deadline(record) or record.updated_ms + DELIVERY_WINDOW_MS
-    body = json.dumps(turn_request(service, record, seat, store.secret(game_id, f"token:{seat}"), public_url))
-    msg_id = webhook_id(game_id, seat, version)
+    deadline_ms = turn_deadline(service, record)
+    body = json.dumps(turn_request(service, record, seat))
+    msg_id = turn_id(game_id, seat, version)
+    if publish(service, game_id, seat, body):
+        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, None, 0, None, "streamed"))
+        return Delivery("streamed")
     now = datetime.datetime.now(tz=datetime.UTC)
     headers = {
         "webhook-id": msg_id,
@@ -127,21 +98,34 @@ def deliver(
         if time.time() * 1000 + retry_in * 1000 > deadline_ms:
             outcome, retry_in = "gave_up", None
     store.log_delivery(
-        game_id,
-        {
-            "webhook_id": msg_id,
-            "attempt": attempt,
-            "seat": seat,
-            "version": version,
-            "at": int(now.timestamp() * 1000),
-            "url": bot.webhook,
-            "status": status_code,
-            "latency_ms": latency_ms,
-            "error": error,
-            "outcome": outcome,
-        },
+        game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, status_code, latency_ms, error, outcome)
     )
     return Delivery(outcome, retry_in)
+
+
+def _attempt(
+    msg_id: str,
+    attempt: int,
+    seat: int,
+    version: int,
+    url: str,
+    status: int | None,
+    latency_ms: int,
+    error: str | None,
+    outcome: str,
+) -> dict[str, Any]:
+    return {
+        "webhook_id": msg_id,
+        "attempt": attempt,
+        "seat": seat,
+        "version": version,
+        "at": time.time_ns() // 1_000_000,
+        "url": url,
+        "status": status,
+        "latency_ms": latency_ms,
+        "error": error,
+        "outcome": outcome,
+    }
 
 
 def _judge(
