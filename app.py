@@ -74,8 +74,11 @@ def load_games(settings: Settings) -> list[str]:
 
 @functools.cache
 def redis_client(url: str) -> redis.Redis:
-    """One connection pool per URL and process."""
-    return redis.Redis.from_url(url, health_check_interval=30)
+    """One connection pool per URL and process.
+
+    The socket timeout outlasts the longest blocking read (a live stream waits up to 15 s).
+    """
+    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=30, socket_connect_timeout=5)
 
 
 def build_service(settings: Settings) -> Any:

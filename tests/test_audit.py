@@ -264,3 +264,36 @@ class TestFork:
             headers={"Authorization": f"Bearer {public['creator_token']}"},
         )
         assert forked.status_code == 201
+
+
+class TestFairRandomness:
+    def test_no_output_reveals_the_seed_or_the_deck_before_the_end(self, client: Any, service: GameService) -> None:
+        seed = "tournament-7-table-3-secret"
+        seats = [{"name": f"P{i}"} for i in range(3)] + [{"name": "Hook", "bot": {"webhook": "http://127.0.0.1:9/x"}}]
+        game = client.post("/v1/games", json={"game": "planet-unknown", "seats": seats, "seed": seed}).json
+        game_id = game["id"]
+        outputs = [json.dumps(game)]
+        record = service.head(game_id)
+        for _ in range(6):
+            seat = min(record.game.to_act(record.state))
+            token = game["seats"][seat]["token"]
+            if token is None:
+                break
+            move = next(iter(record.game.legal_moves(record.state, seat)))
+            response = client.post(
+                f"/v1/games/{game_id}/moves", json={"move": move}, headers={"Authorization": f"Bearer {token}"}
+            )
+            outputs.append(response.get_data(as_text=True))
+            record = service.head(game_id)
+        tokens = [s["token"] for s in game["seats"] if s["token"]] + [None, game["creator_token"]]
+        for token in tokens:
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            for path in ("", "/events?limit=1000", "/export", "/state?at=3", "/legal-moves"):
+                outputs.append(client.get(f"/v1/games/{game_id}{path}", headers=headers).get_data(as_text=True))
+        from events.turns import turn_request
+
+        outputs.append(json.dumps(turn_request(service, record, 3)))
+        text = "".join(outputs).replace(" ", "")
+        assert seed not in text and seed.encode().hex() not in text
+        for stack in record.state.stacks:
+            assert json.dumps(list(stack[1:4])).replace(" ", "") not in text
