@@ -95,7 +95,18 @@ class MoveRequest(Schema):
     move = fields.Raw(
         required=True,
         allow_none=False,
-        metadata={"description": "The move: a string in the game's notation, or its JSON form."},
+        metadata={
+            "description": (
+                "The move: a string in the game's notation, or its JSON form. Homeworlds takes one whole turn "
+                'in SDG notation ("sacrifice y3 Alpha; move g1 Alpha Beta") or the same turn as a list of '
+                'actions ([{"action": "sacrifice", "ship": "y3", "system": "Alpha"}, ...]), or '
+                '{"resign": true} / {"draw": "offer" | "accept" | "decline"}. Planet Unknown takes one '
+                'action as an object ({"action": "place", "tile": 57, "anchor": [4, 0], "rotation": 90, '
+                '"flip": false}) or its text form ("place 57 e4 90").'
+            ),
+            "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}, {"type": "object"}],
+            "example": "sacrifice y3 Alpha; move g1 Alpha Beta",
+        },
     )
     expected_version = fields.Integer(
         load_default=None,
