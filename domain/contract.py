@@ -222,7 +222,12 @@ class Option:
     check: Callable[[JSON], str | None] | None = None
 
     def validate(self, value: JSON) -> JSON:
-        """Return ``value`` if it is acceptable, else raise :class:`InvalidOptionError`."""
+        """Return ``value`` if it is acceptable, else raise :class:`InvalidOptionError`.
+
+        An option whose default is None also takes None, meaning "the default".
+        """
+        if value is None and self.default is None:
+            return None
         ok_type = isinstance(value, self.kind) and not (self.kind is int and isinstance(value, bool))
         if not ok_type:
             raise InvalidOptionError(f"option {self.name!r} must be of type {self.kind.__name__}, not {value!r}")

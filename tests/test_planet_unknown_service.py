@@ -79,3 +79,19 @@ def test_six_builtin_bots_play_to_the_scored_end(service: GameService, worker: W
     assert [s["seat"] for s in seats] == list(range(6))
     assert all(isinstance(s["total"], int) for s in seats)
     assert max(s["total"] for s in seats) == seats[record.outcome.winners[0]]["total"]
+
+
+def test_a_solo_game_of_greedy_plays_to_its_end(service: GameService, worker: Worker) -> None:
+    seats = [SeatSpec("Solo", {"builtin": "greedy", "think_ms": 1})]
+    game_id = service.create("planet-unknown", seats, {}, b"solo").record.game_id
+    assert any(e.type == "EventDeckShuffled" for e in service.events(game_id))
+
+    def scored() -> Any:
+        record = service.head(game_id)
+        return record if record.scored is not None else None
+
+    record = wait_for(scored, timeout=240, interval=0.5)
+    solo = record.scored.scores["solo"]
+    assert set(solo) >= {"score", "target", "band"}
+    assert (record.outcome.winners == (0,)) == (solo["score"] >= solo["target"])
+    assert -15 <= solo["band"] <= 15

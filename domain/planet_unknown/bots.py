@@ -13,7 +13,8 @@ import random as _random
 from domain.contract import JSON
 
 from . import rules, scoring
-from .data import SIZE, TRACKS, Terrain, planets
+from .board import terrain_of
+from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets, private_objectives
 from .model import Seat, State
 from .moves import Action, Move
 from .powers import corporation
@@ -37,7 +38,8 @@ def evaluate(state: State, seat: int) -> float:
       difference, halved;
     * a third of a medal per meteorite towards the next group of 3;
     * 0.4 per pending benefit and 0.1 per unused rover movement (they will become advances);
-    * for every rover on the planet, 0.05 less per step to the nearest lifepod or meteorite.
+    * for every rover on the planet, 0.05 less per step to the nearest lifepod or meteorite;
+    * each kept private objective not yet met: half its 5 medals times :func:`objective_progress`.
     """
     s = state.seats[seat]
     objective_part = scoring.objective_medals(state, only=seat)[seat]
@@ -55,11 +57,48 @@ def evaluate(state: State, seat: int) -> float:
         value += 0.5 * _track_progress(s, t)
     value += (s.meteorites_collected % 3) / 3
     value += 0.4 * len(s.pending) + 0.1 * s.moves
+    for card in s.private_objectives:
+        if not scoring.private_met(s, card):
+            value += 0.5 * PRIVATE_OBJECTIVE_MEDALS * objective_progress(s, card)
     targets = s.lifepods | s.meteorites
     for at in s.rovers:
         if at >= 0 and targets:
             value -= 0.05 * min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
     return value
+
+
+def objective_progress(seat: Seat, card_id: int) -> float:
+    """A rough share (0-1) of the way to a private objective, cheap enough to rate every move.
+
+    Tracker at the top: position / 15; meteorites: collected / 9; lifepods over meteorites: 1 while
+    ahead; covering ice or land: the covered share; an area with 6 icons: icons in the best area / 6;
+    a block of one terrain: squares of that terrain / block size, halved; at most 5 energy icons: 1.
+    """
+    card = private_objectives()[card_id]
+    c = card.condition
+    if c == "tracker_at_maximum":
+        return seat.track(Terrain(card.params["track"])) / TOP
+    if c == "meteorites_collected_at_least":
+        return min(1.0, seat.meteorites_collected / int(card.params["min"]))
+    if c == "lifepods_collected_more_than_meteorites_collected":
+        return 1.0 if seat.lifepods_collected > seat.meteorites_collected else 0.0
+    if c in ("no_uncovered_ice", "no_uncovered_land"):
+        planet = planets()[seat.planet]
+        squares = [q for q in planet.squares if (q in planet.ice) is (c == "no_uncovered_ice")]
+        return sum(1 for q in squares if seat.cover[q]) / len(squares)
+    if c == "one_area_with_resource_icons":
+        assert card.terrain is not None
+        best = max(
+            (sum(1 for q in area if seat.cover[q].isupper()) for area in scoring.area_squares(seat, card.terrain)),
+            default=0,
+        )
+        return min(1.0, best / int(card.params["min_icons"]))
+    if c == "rectangle_of_terrain":
+        assert card.terrain is not None
+        height, width = card.params["size"]
+        count = sum(1 for letter in seat.cover if letter and terrain_of(letter) is card.terrain)
+        return 0.5 * min(1.0, count / (height * width))
+    return 1.0
 
 
 def _line(line: int) -> list[int]:

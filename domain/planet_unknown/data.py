@@ -265,3 +265,76 @@ def objectives() -> dict[int, Objective]:
 def objective_sides() -> dict[int, dict[str, Any]]:
     """Both sides of every objective card, as transcribed."""
     return {c["id"]: c for c in _load("cards.json")["objective_cards"]}
+
+
+ALERTS = ("green", "orange", "red")
+"""The three event alert colours, from mildest to harshest."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventCard:
+    """One of the 60 event cards: its alert colour, whether it is solo-only, and its effect.
+
+    ``effect`` names the rule (``advance``, ``regress``, ``restriction``, ``destroy``...)
+    and ``params`` holds its data (``tracks``, ``steps``, ``rule``, ``terrain``, ``what``...).
+    """
+
+    id: int
+    alert: str
+    solo: bool
+    effect: str
+    params: dict[str, Any] = dataclasses.field(hash=False, compare=False)
+
+    @property
+    def tracks(self) -> tuple[Terrain, ...]:
+        """The tracks an ``advance`` or ``regress`` card lets the player choose from."""
+        return tuple(Terrain(t) for t in str(self.params.get("tracks", "")).split())
+
+
+@functools.cache
+def event_cards() -> dict[int, EventCard]:
+    """The 60 event cards by id (65-124)."""
+    out = {}
+    for raw in _load("events.json")["event_cards"]:
+        params = {k: v for k, v in raw.items() if k not in ("id", "alert", "solo", "do")}
+        out[raw["id"]] = EventCard(raw["id"], raw["alert"], bool(raw.get("solo", False)), raw["do"], params)
+    return out
+
+
+@functools.cache
+def event_tables() -> dict[str, Any]:
+    """The solo target table, the solo result bands and BGA's random mix bounds."""
+    return {k: v for k, v in _load("events.json").items() if k != "event_cards"}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PrivateObjective:
+    """The private side of an objective card: a condition worth 5 medals when met at the end.
+
+    ``condition`` is one of ``rectangle_of_terrain`` (``size``, ``either_orientation``),
+    ``one_area_with_resource_icons`` (``min_icons``), ``tracker_at_maximum`` (``track``),
+    ``resource_icons_on_planet_at_most`` (``max``), ``meteorites_collected_at_least``
+    (``min``), ``lifepods_collected_more_than_meteorites_collected``, ``no_uncovered_ice``
+    and ``no_uncovered_land``.
+    """
+
+    id: int
+    name: str
+    condition: str
+    terrain: Terrain | None
+    params: dict[str, Any] = dataclasses.field(hash=False, compare=False)
+
+
+PRIVATE_OBJECTIVE_MEDALS = 5
+
+
+@functools.cache
+def private_objectives() -> dict[int, PrivateObjective]:
+    """The private sides of the 28 objective cards by id."""
+    out = {}
+    for c in _load("cards.json")["objective_cards"]:
+        p = c["private"]
+        terrain = Terrain(p["terrain"]) if "terrain" in p else None
+        params = {k: v for k, v in p.items() if k not in ("name", "condition", "terrain")}
+        out[c["id"]] = PrivateObjective(c["id"], p["name"], p["condition"], terrain, params)
+    return out

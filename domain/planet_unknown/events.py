@@ -108,12 +108,14 @@ class TileTaken(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class TrackAdvanced(Event):
     """One space up, resolving the pending benefit ``pending`` (None: a further step of the same one
-    or a card's raise); ``synergy`` False when the space's synergy boosts are not claimed."""
+    or a card's raise); ``synergy`` False when the space's synergy boosts are not claimed,
+    ``benefits`` False when nothing printed on the space is claimed (event 68)."""
 
     seat: int
     track: Terrain
     pending: int | None
     synergy: bool = True
+    benefits: bool = True
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -254,6 +256,186 @@ class SeatForfeited(Event):
     seat: int
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventDeckMixed(Event):
+    """How many green, orange and red alerts the 20-card event deck holds."""
+
+    green: int
+    orange: int
+    red: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventDeckShuffled(Event):
+    """The event deck, top card first, and one secret number per card for its random choices."""
+
+    cards: tuple[int, ...]
+    rolls: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return Visibility(HIDDEN_FROM_ALL, {"size": len(self.cards)})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectiveDeckStacked(Event):
+    """The objective cards left after the deal, top first (drawn by event 67). Secret until the end."""
+
+    cards: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return Visibility(HIDDEN_FROM_ALL, {"size": len(self.cards)})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PrivateObjectivesDealt(Event):
+    """Objective cards dealt to a seat on their private side; it will reject one."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat, "count": len(self.cards)})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectiveRejected(Event):
+    """A seat gave up one of its private objectives: at setup (``pending`` None) or for event 110."""
+
+    seat: int
+    card: int
+    pending: int | None
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ObjectiveDrawn(Event):
+    """Event 67: one more private objective from the objective deck."""
+
+    seat: int
+    card: int
+    pending: int
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PrivateObjectivesRevealed(Event):
+    """Every seat's private objectives, face up at the end of the game."""
+
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventRevealed(Event):
+    """This round's event card, turned face up after the rotation."""
+
+    card: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventResolved(Event):
+    """Every seat has resolved the event (and its civ milestones): the draft can start."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CivPilesChanged(Event):
+    """Events 66/112: the civ piles and the cards set aside after a card was added or removed per rank."""
+
+    piles: tuple[tuple[int, ...], ...]
+    aside: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return Visibility(HIDDEN_FROM_ALL, {"sizes": [len(p) for p in self.piles]})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TrackRegressed(Event):
+    """A tracker moved back ``steps`` spaces, claiming nothing."""
+
+    seat: int
+    track: Terrain
+    steps: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AlternativePicked(Event):
+    """Alternative ``option`` of the pending ``select`` benefit kept; the others dropped."""
+
+    seat: int
+    pending: int
+    option: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StationTurned(Event):
+    """Event 79: the seat turned the station to the rotation of its choice."""
+
+    seat: int
+    rotation: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MeteoriteLanded(Event):
+    """Events 95/107: a meteorite on an empty meteor symbol of the seat's tiles (a rover there is destroyed)."""
+
+    seat: int
+    square: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MeteoriteCollected(Event):
+    """Event 83: a meteorite taken from anywhere on the planet."""
+
+    seat: int
+    square: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoverDestroyed(Event):
+    """Event 111: one of the seat's rovers on the planet destroyed."""
+
+    seat: int
+    rover: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LifepodDestroyed(Event):
+    """Event 113: a lifepod still on the planet destroyed (not collected)."""
+
+    seat: int
+    square: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StackEmptied(Event):
+    """Event 116: every tile of one stack of the seat's depot leaves the game."""
+
+    seat: int
+    stack: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NextEventPeeked(Event):
+    """Events 117/118: the seat looked at the next event card."""
+
+    seat: int
+    card: int
+    pending: int
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
+
+
 EVENTS = event_types(
     StationLoaded,
     StationArranged,
@@ -287,4 +469,23 @@ EVENTS = event_types(
     EndGameTurnStarted,
     GameEnded,
     SeatForfeited,
+    EventDeckMixed,
+    EventDeckShuffled,
+    ObjectiveDeckStacked,
+    PrivateObjectivesDealt,
+    ObjectiveRejected,
+    ObjectiveDrawn,
+    PrivateObjectivesRevealed,
+    EventRevealed,
+    EventResolved,
+    CivPilesChanged,
+    TrackRegressed,
+    AlternativePicked,
+    StationTurned,
+    MeteoriteLanded,
+    MeteoriteCollected,
+    RoverDestroyed,
+    LifepodDestroyed,
+    StackEmptied,
+    NextEventPeeked,
 )

@@ -7,12 +7,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from domain.contract import JSON, Bot, Event, GameOverError, Option, Outcome, Role, Viewer, parse_options
+from domain.contract import (
+    JSON,
+    Bot,
+    Event,
+    GameOverError,
+    InvalidOptionError,
+    Option,
+    Outcome,
+    Role,
+    Viewer,
+    parse_options,
+)
 
 from . import bots as choosers
-from . import powers, rules, scoring
+from . import event_deck, powers, rules, scoring
 from .board import square_name
-from .data import SIZE, TRACKS, civ_cards, objectives, planets
+from .data import ALERTS, SIZE, TRACKS, civ_cards, objectives, planets, private_objectives
 from .events import EVENTS, SeatForfeited
 from .model import DESTROYED, GARAGE, Kind, Phase, Seat, State
 from .moves import parse_move
@@ -33,6 +44,28 @@ OPTIONS: tuple[Option, ...] = (
         "Universal Coalition tech 1 also waives the first-tile-on-the-edge rule (BGA); false: it only "
         "waives adjacency (rulebook wording).",
     ),
+    Option(
+        "events",
+        bool,
+        None,
+        "Play with the event deck: one event card per round, 20 cards, the last one ends the game. Unset: "
+        "on in a solo game (the rulebook's solo game needs it), off with 2-6 players (BGA's default).",
+    ),
+    Option(
+        "event_mix",
+        dict,
+        {},
+        'The deck\'s colours, e.g. {"green": 8, "orange": 6, "red": 6}, adding up to 20 (rulebook); '
+        "default {}: a random mix as BGA draws it.",
+        check=lambda value: None if value == {} else event_deck.mix_problem(value),
+    ),
+    Option(
+        "private_objectives",
+        bool,
+        False,
+        "2-6 players: deal 2 objective cards per player, each keeps 1 on its private side (5 medals if "
+        "met). Solo always deals 4 and keeps 3.",
+    ),
 )
 
 
@@ -40,7 +73,7 @@ class PlanetUnknown:
     """The rules of Planet Unknown as Board Game Arena plays them, on KSB-4156 with Universal Coalition."""
 
     name = "planet-unknown"
-    rules_version = "planet-unknown-1"
+    rules_version = "planet-unknown-2"
     seat_counts = range(1, 7)
     options: Sequence[Option] = OPTIONS
     events: Mapping[str, type[Event]] = EVENTS
@@ -51,7 +84,19 @@ class PlanetUnknown:
         """Every seat on KSB-4156 with Universal Coalition, before the deal."""
         if seats not in self.seat_counts:
             raise ValueError(f"Planet Unknown takes 1 to 6 players, not {seats}")
-        return rules.initial(seats, parse_options(self.options, options))
+        parsed = parse_options(self.options, options)
+        if parsed["events"] is None:
+            parsed["events"] = seats == 1 or bool(parsed["event_mix"])
+        if parsed["event_mix"]:
+            if not parsed["events"]:
+                raise InvalidOptionError("option 'event_mix' needs the event deck (set 'events' to true)")
+            if (problem := event_deck.mix_problem(parsed["event_mix"], seats)) is not None:
+                raise InvalidOptionError(f"option 'event_mix': {problem}")
+        if parsed["private_objectives"] and seats == 1:
+            raise InvalidOptionError(
+                "option 'private_objectives' is for 2-6 players; a solo game always deals 4 objectives and keeps 3"
+            )
+        return rules.initial(seats, parsed)
 
     def setup(self, state: State, seed: bytes) -> list[Event]:
         """Load the station, deal civ piles and objectives, pick the commander, and start round 1."""
@@ -90,8 +135,14 @@ class PlanetUnknown:
         return Outcome(winners=scoring.winners(state), reason="score" if state.forfeited is None else "timeout")
 
     def scores(self, state: State) -> dict[str, JSON]:
-        """Per seat: total, medals per category, per track and per objective, and the tie-breakers."""
-        return {"seats": scoring.score_all(state), "final": state.phase is Phase.OVER}
+        """Per seat: total, medals per category, per track and per objective, and the tie-breakers.
+
+        Solo adds ``solo``: the ``score``, the ``target``, their ``difference`` and the result ``band``.
+        """
+        out: dict[str, JSON] = {"seats": scoring.score_all(state), "final": state.phase is Phase.OVER}
+        if state.players == 1:
+            out["solo"] = scoring.solo_result(state)
+        return out
 
     def timed_out(self, state: State, seat: int) -> list[Event]:
         """The seat forfeits: the game ends, and the best of the other seats by score win."""
@@ -107,7 +158,11 @@ class PlanetUnknown:
         cards only for the seat picking from that pile), ``objectives``, and ``seats``: per seat
         its printed ``grid``, covered ``rows``, one-line ``position``, ``tracks``, ``tech_level``,
         rovers, lifepods, meteorites, depot and offered tiles, and, for the viewer's own seat,
-        ``hand``, ``pending`` benefits and ``rover_moves``. Other seats' civ cards appear once
+        ``hand``, ``pending`` benefits, ``rover_moves``, ``private_objectives`` (others: how many),
+        ``objective_offer`` and the peeked ``next_event``. ``events`` describes the event deck
+        (None when off): mix, cards left and drawn, this round's card; each seat says whether this
+        round's tile restriction is ``restriction_relaxed`` for it. Solo adds ``solo`` (target; score
+        and band for the player). Other seats' civ cards and private objectives appear once
         revealed at the end; the auditor sees everything once the game is over (before that,
         what a spectator sees); ``scores`` appear at the end.
         """
@@ -153,13 +208,25 @@ class PlanetUnknown:
                 "civ_cards": len(seat.hand),
                 "stage": seat.stage.value,
             }
+            entry["meteor_symbols"] = [square_name(s) for s in sorted(seat.meteor_symbols)]
+            entry["private_objectives"] = len(seat.private_objectives)
             if own:
                 entry["hand"] = list(seat.hand)
                 entry["pending"] = [b.describe() for b in seat.pending]
                 entry["rover_moves"] = seat.moves
                 entry["civ_picks_waiting"] = list(seat.civ_queue)
+                entry["private_objectives"] = _private(seat.private_objectives)
+                entry["objective_offer"] = _private(seat.objective_offer)
+                if seat.peeked is not None:
+                    entry["next_event"] = seat.peeked
             elif shown is not None:
                 entry["hand"] = list(shown)
+            if not own and state.shown_objectives is not None:
+                entry["private_objectives"] = _private(state.shown_objectives[i])
+            if state.event_card is not None:
+                entry["restriction_relaxed"] = (
+                    event_deck.tile_rule(state) is not None and rules.tile_rule(state, i) is None
+                )
             seats.append(entry)
         piles: list[dict[str, Any]] = []
         for rank, pile in enumerate(state.civ_piles, start=1):
@@ -183,9 +250,40 @@ class PlanetUnknown:
                 for card, a, b in scoring.objective_pairs(state)
             ],
             "seats": seats,
+            "events": self._events_view(state, everything),
+            **({"solo": self._solo_view(state, over or me == 0)} if state.players == 1 else {}),
             **({"civ_aside": list(state.civ_aside)} if everything else {}),
             **({"scores": scoring.score_all(state)} if over else {}),
         }
+
+    @staticmethod
+    def _solo_view(state: State, full: bool) -> JSON:
+        """The solo target; with the score and band for the player (its private objectives count) or at the end."""
+        if full:
+            return scoring.solo_result(state)
+        return {"target": event_deck.solo_target(state.event_mix)}
+
+    @staticmethod
+    def _events_view(state: State, everything: bool) -> JSON:
+        """The event deck: off (None), or its mix, cards left and drawn, and this round's card."""
+        if state.event_mix is None:
+            return None
+        card = event_deck.card_of(state)
+        out: dict[str, Any] = {
+            "mix": dict(zip(ALERTS, state.event_mix, strict=True)),
+            "left": len(state.event_deck),
+            "drawn": state.events_drawn,
+            "card": None,
+        }
+        if card is not None:
+            out["card"] = {"id": card.id, "alert": card.alert, "effect": card.effect, **card.params}
+        if everything:
+            out["deck"] = list(state.event_deck)
+        return out
+
+
+def _private(cards: tuple[int, ...]) -> list[dict[str, Any]]:
+    return [{"card": c, "name": private_objectives()[c].name} for c in cards]
 
 
 def _inspecting(state: State, seat: int, rank: int) -> bool:

@@ -18,6 +18,7 @@ class Phase(enum.StrEnum):
     SETUP = "setup"
     INTERLUDE = "interlude"
     ROTATION = "rotation"
+    EVENT = "event"
     DRAFT = "draft"
     CIV = "civ"
     END_GAME = "end_game"
@@ -46,10 +47,18 @@ class Kind(enum.StrEnum):
     CLEAR = "clear"
     TELEPORT = "teleport"
     PLACE = "place"
+    REGRESS = "regress"
+    SELECT = "select"
+    ROTATE = "rotate"
+    METEORITE = "meteorite"
+    DISCARD = "discard"
+    EMPTY = "empty"
+    DRAW = "draw"
+    PEEK = "peek"
 
 
-OPTIONAL = frozenset({Kind.COLLECT, Kind.DESTROY, Kind.CLEAR, Kind.TELEPORT})
-"""Benefits a player may leave unused; confirming discards them (like unused rover movement)."""
+OPTIONAL = frozenset({Kind.COLLECT, Kind.DESTROY, Kind.CLEAR, Kind.TELEPORT, Kind.METEORITE})
+"""Benefits a player may leave unused unless ``forced``; confirming discards them (like unused rover movement)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -64,6 +73,15 @@ class Benefit:
     lifepods / meteorites anywhere. ``clear``: destroy the meteorites of a row or column.
     ``teleport``: move a rover to any square. ``place``: place a depot tile, with
     resources when ``resources``.
+
+    Event cards add: ``regress`` one of ``options`` by ``steps`` (less if no listed
+    tracker can go back that far); ``select`` one of ``alternatives`` (each a tuple of
+    benefits; the others are dropped); ``rotate`` the station; ``meteorite`` onto an empty
+    meteor symbol; ``discard`` a private objective; ``empty`` a stack of the depot;
+    ``draw`` an objective card and ``peek`` at the next event (both automatic). ``what``
+    names the piece a ``collect`` or ``destroy`` takes (default lifepod / meteorite);
+    ``forced`` makes an optional kind required; ``benefits`` False: a track ``choose``
+    claims nothing on the spaces it reaches.
     """
 
     kind: Kind
@@ -77,6 +95,15 @@ class Benefit:
     final: bool = False
     chosen: tuple[Terrain, ...] = ()
     shown: bool = False
+    what: str = ""
+    forced: bool = False
+    benefits: bool = True
+    alternatives: tuple[tuple[Benefit, ...], ...] = ()
+
+    @property
+    def optional(self) -> bool:
+        """Whether confirming may discard this benefit unused."""
+        return self.kind in OPTIONAL and not self.forced
 
     def describe(self) -> str:
         """A short description for views, e.g. ``choose energy: civ/water``."""
@@ -91,7 +118,16 @@ class Benefit:
         if k is Kind.CIV:
             return f"civ card rank {self.rank}"
         if k in (Kind.COLLECT, Kind.DESTROY):
-            return f"{k.value} up to {self.count}"
+            piece = f" {self.what}" if self.what else ""
+            if self.forced:
+                return f"{k.value} a{piece}"
+            return f"{k.value}{piece} up to {self.count}"
+        if k is Kind.REGRESS:
+            steps = f" {self.steps} spaces" if self.steps > 1 else ""
+            return f"regress{steps}: " + "/".join(t.value for t in self.options)
+        if k is Kind.SELECT:
+            options = (", ".join(b.describe() for b in alt) for alt in self.alternatives)
+            return "pick one: " + " | ".join(f"{n}) {text}" for n, text in enumerate(options))
         if k is Kind.PLACE:
             return "place a depot tile" + ("" if self.resources else " without resources")
         if k is Kind.PATCH and self.final:
@@ -128,6 +164,10 @@ class Seat:
     moves: int = 0
     stage: Stage = Stage.IDLE
     end_cards_used: tuple[int, ...] = ()
+    meteor_symbols: frozenset[int] = frozenset()
+    objective_offer: tuple[int, ...] = ()
+    private_objectives: tuple[int, ...] = ()
+    peeked: int | None = None
 
     def track(self, terrain: Terrain) -> int:
         """The position of the tracker of ``terrain``."""
@@ -137,7 +177,14 @@ class Seat:
 @dataclasses.dataclass(frozen=True, slots=True)
 class State:
     """A whole game. ``stacks`` lists the 12 station stacks (outer 0-5, inner 6-11), top tile first;
-    ``revealed[k]`` says whether stack k's top tile is face up."""
+    ``revealed[k]`` says whether stack k's top tile is face up.
+
+    With the event module: ``event_mix`` (green, orange, red), the ``event_deck`` still to
+    draw with one secret ``event_rolls`` number per card (for its random choices),
+    ``event_card`` (this round's card) and its ``event_roll``, ``civ_changes`` (pile changes still to make).
+    ``objective_deck`` is the rest of the objective cards; ``removed`` the tiles an event
+    took out of the station.
+    """
 
     players: int
     options: dict[str, Any] = dataclasses.field(hash=False, compare=False)
@@ -157,6 +204,17 @@ class State:
     ending: bool = False
     shown_hands: tuple[tuple[int, ...], ...] | None = None
     forfeited: int | None = None
+    event_mix: tuple[int, int, int] | None = None
+    event_deck: tuple[int, ...] = ()
+    event_rolls: tuple[int, ...] = ()
+    event_card: int | None = None
+    event_roll: int = 0
+    events_drawn: int = 0
+    civ_changes: int = 0
+    drafted: bool = False
+    objective_deck: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+    shown_objectives: tuple[tuple[int, ...], ...] | None = None
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]

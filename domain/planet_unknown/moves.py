@@ -37,6 +37,11 @@ class Action(enum.StrEnum):
     CLEAR = "clear"
     TELEPORT = "teleport"
     CONFIRM = "confirm"
+    REGRESS = "regress"
+    PICK = "pick"
+    METEORITE = "meteorite"
+    REJECT = "reject"
+    EMPTY = "empty"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -46,7 +51,9 @@ class Move:
     Text forms: ``rotate 3``, ``place 57 e4 90 [flip]``, ``take 57``, ``advance civ``,
     ``choose 2 water`` (pending benefit 2), ``deploy e4``, ``rover 0 e5``, ``patch e4``,
     ``store``, ``civ 12``, ``collect e4``, ``destroy e4``, ``clear 5`` (row 5) or
-    ``clear e`` (column e), ``teleport 0 e5``, ``confirm``.
+    ``clear e`` (column e), ``teleport 0 e5``, ``confirm``; for events and objectives:
+    ``regress civ``, ``pick 2 1`` (alternative 1 of pending benefit 2), ``meteorite e4``,
+    ``reject 41`` (an objective card), ``empty 3`` (station stack 3).
     """
 
     action: Action
@@ -59,6 +66,8 @@ class Move:
     rover: int | None = None
     card: int | None = None
     line: int | None = None
+    option: int | None = None
+    stack: int | None = None
 
     def __str__(self) -> str:
         a = self.action
@@ -69,12 +78,18 @@ class Move:
             return f"place {self.tile} {sq} {self.rotation}" + (" flip" if self.flip else "")
         if a is Action.TAKE:
             return f"take {self.tile}"
-        if a is Action.ADVANCE:
-            return f"advance {self.track}"
+        if a in (Action.ADVANCE, Action.REGRESS):
+            return f"{a} {self.track}"
         if a is Action.CHOOSE:
             return f"choose {self.index} {self.track}"
-        if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+        if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
             return f"{a} {sq}"
+        if a is Action.PICK:
+            return f"pick {self.index} {self.option}"
+        if a is Action.REJECT:
+            return f"reject {self.card}"
+        if a is Action.EMPTY:
+            return f"empty {self.stack}"
         if a in (Action.ROVER, Action.TELEPORT):
             return f"{a} {self.rover} {sq}"
         if a is Action.CIV:
@@ -95,11 +110,17 @@ class Move:
             out.update(tile=self.tile, anchor=list(divmod(self.square, SIZE)), rotation=self.rotation, flip=self.flip)
         elif a is Action.TAKE:
             out["tile"] = self.tile
-        elif a is Action.ADVANCE:
+        elif a in (Action.ADVANCE, Action.REGRESS):
             out["track"] = str(self.track)
+        elif a is Action.PICK:
+            out.update(benefit=self.index, option=self.option)
+        elif a is Action.REJECT:
+            out["card"] = self.card
+        elif a is Action.EMPTY:
+            out["stack"] = self.stack
         elif a is Action.CHOOSE:
             out.update(benefit=self.index, track=str(self.track))
-        elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+        elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
             assert self.square is not None
             out["square"] = list(divmod(self.square, SIZE))
         elif a in (Action.ROVER, Action.TELEPORT):
@@ -197,11 +218,20 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
         )
     if a is Action.TAKE:
         return Move(a, tile=_int(m["tile"], "tile"))
-    if a is Action.ADVANCE:
+    if a in (Action.ADVANCE, Action.REGRESS):
         return Move(a, track=_track(m["track"]))
+    if a is Action.PICK:
+        return Move(a, index=_int(m["benefit"], "benefit"), option=_int(m["option"], "option"))
+    if a is Action.REJECT:
+        return Move(a, card=_int(m["card"], "card"))
+    if a is Action.EMPTY:
+        stack = _int(m["stack"], "stack")
+        if not 0 <= stack < 12:
+            raise InvalidMoveError("the station has 12 stacks, 0 to 11")
+        return Move(a, stack=stack)
     if a is Action.CHOOSE:
         return Move(a, index=_int(m["benefit"], "benefit"), track=_track(m["track"]))
-    if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY):
+    if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
         return Move(a, square=_square(m["square"]))
     if a in (Action.ROVER, Action.TELEPORT):
         return Move(a, rover=_int(m["rover"], "rover"), square=_square(m["square"]))
@@ -231,6 +261,11 @@ _TEXT_FIELDS: dict[Action, tuple[str, ...]] = {
     Action.CLEAR: ("line",),
     Action.STORE: (),
     Action.CONFIRM: (),
+    Action.REGRESS: ("track",),
+    Action.PICK: ("benefit", "option"),
+    Action.METEORITE: ("square",),
+    Action.REJECT: ("card",),
+    Action.EMPTY: ("stack",),
 }
 
 

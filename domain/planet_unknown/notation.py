@@ -1,13 +1,14 @@
 """A one-line text form of a player's planet and corporation board.
 
 ``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
-[rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards]``
+[sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards]``
 
 ``rows`` are the 12 rows, top first, joined by ``/``. In a row a number is a run
 of uncovered squares (on or off the grid), a letter is a covered square: ``c w b r
 t e`` the tile terrain (upper case where the resource icon is), ``p`` a biomass
 patch. ``pods`` are the lifepods still on the planet (default: the printed ones not
-covered), ``met`` the meteorites on it, ``rov`` each rover's square, ``g`` in the
+covered), ``met`` the meteorites on it, ``sym`` the meteor symbols of its tiles
+(default: the squares of ``met``), ``rov`` each rover's square, ``g`` in the
 garage or ``x`` destroyed, ``mc``/``lc`` meteorites/lifepods collected, ``st``
 stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards.
 Fields at their default are left out.
@@ -51,6 +52,8 @@ def print_seat(seat: Seat) -> str:
         parts.append("pods:" + ",".join(square_name(s) for s in sorted(seat.lifepods)))
     if seat.meteorites:
         parts.append("met:" + ",".join(square_name(s) for s in sorted(seat.meteorites)))
+    if seat.meteor_symbols != seat.meteorites:
+        parts.append("sym:" + ",".join(square_name(s) for s in sorted(seat.meteor_symbols)))
     if any(r != GARAGE for r in seat.rovers):
         parts.append(
             "rov:" + ",".join("g" if r == GARAGE else "x" if r == DESTROYED else square_name(r) for r in seat.rovers)
@@ -118,6 +121,9 @@ def parse_seat(text: str) -> Seat:
             changes["lifepods"] = frozenset(_squares(value))
         elif key == "met":
             changes["meteorites"] = frozenset(_squares(value))
+            changes.setdefault("meteor_symbols", changes["meteorites"])
+        elif key == "sym":
+            changes["meteor_symbols"] = frozenset(_squares(value))
         elif key == "rov":
             changes["rovers"] = tuple(
                 GARAGE if v == "g" else DESTROYED if v == "x" else parse_square(v) for v in value.split(",")

@@ -18,6 +18,7 @@ from domain.contract import (
     rng,
 )
 
+from . import event_deck
 from . import events as ev
 from .board import footprint, grow, mask_of, neighbours, placements, squares_of, terrain_of
 from .data import (
@@ -32,12 +33,14 @@ from .data import (
     station,
     tiles,
 )
-from .model import DESTROYED, GARAGE, OPTIONAL, Benefit, Kind, Phase, Seat, Stage, State
+from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Seat, Stage, State
 from .moves import Action, Move
 from .powers import CORPORATIONS, STANDARD, corporation
 
 PLANET = "ksb-4156"
 CIV_RAISE_TO = 5
+SOLO_OBJECTIVES = 4
+PRIVATE_OBJECTIVES_DEALT = 2
 
 
 # --- Reading the state --------------------------------------------------------
@@ -69,14 +72,32 @@ def contact_mask(state: State, seat: Seat) -> int:
     return -1 if corp.ignores_adjacency(seat) else grow(seat.covered)
 
 
-def tile_placements(state: State, seat_index: int, tile: int) -> Iterator[tuple[int, int, bool]]:
-    """Every legal (anchor, rotation, flip) of ``tile`` on the seat's planet, one per distinct picture."""
+def _placements(
+    state: State, seat_index: int, tile: int, rule: event_deck.TileRule | None
+) -> Iterator[tuple[int, int, bool]]:
     seat = state.seats[seat_index]
     covered = seat.covered
     need = contact_mask(state, seat)
     for anchor, rotation, flip, mask in placements(tile, planets()[seat.planet].mask):
-        if not mask & covered and mask & need:
+        if not mask & covered and mask & need and (rule is None or rule(seat, tile, anchor, rotation, flip, mask)):
             yield anchor, rotation, flip
+
+
+def tile_rule(state: State, seat_index: int) -> event_deck.TileRule | None:
+    """This round's event restriction on tiles for the seat: None when there is none, or when it
+    would leave the seat with no legal placement of any offered tile (then it is relaxed)."""
+    rule = event_deck.tile_rule(state)
+    if rule is None:
+        return None
+    for tile in offered(state, seat_index):
+        if next(_placements(state, seat_index, tile, rule), None) is not None:
+            return rule
+    return None
+
+
+def tile_placements(state: State, seat_index: int, tile: int) -> Iterator[tuple[int, int, bool]]:
+    """Every legal (anchor, rotation, flip) of ``tile`` on the seat's planet, one per distinct picture."""
+    yield from _placements(state, seat_index, tile, tile_rule(state, seat_index))
 
 
 def can_place(state: State, seat_index: int, tile: int) -> bool:
@@ -94,6 +115,31 @@ def choice_tracks(seat: Seat, benefit: Benefit) -> list[Terrain]:
     """The tracks a ``choose`` benefit may advance now."""
     allowed = benefit.options or TRACKS
     return [t for t in TRACKS if t in allowed and t not in benefit.chosen and can_advance(seat, t)]
+
+
+def regress_choice(seat: Seat, benefit: Benefit) -> tuple[list[Terrain], int]:
+    """The tracks a ``regress`` benefit may move back now and by how much: the full amount if some
+    listed tracker can go back that far, else the largest amount still possible."""
+    positions = {t: seat.track(t) for t in benefit.options}
+    amount = min(benefit.steps, max(positions.values(), default=0))
+    if amount <= 0:
+        return [], 0
+    return [t for t in TRACKS if t in positions and positions[t] >= amount], amount
+
+
+def empty_symbols(seat: Seat) -> list[int]:
+    """The meteor symbols of the seat's tiles that carry no meteorite."""
+    return sorted(seat.meteor_symbols - seat.meteorites)
+
+
+def targets(seat: Seat, benefit: Benefit) -> list[int]:
+    """The squares a ``collect`` or ``destroy`` benefit may take its piece from."""
+    what = benefit.what or ("lifepod" if benefit.kind is Kind.COLLECT else "meteorite")
+    if what == "lifepod":
+        return sorted(seat.lifepods)
+    if what == "meteorite":
+        return sorted(seat.meteorites)
+    return sorted(r for r in seat.rovers if r >= 0)
 
 
 def _free_deploy_squares(seat: Seat) -> list[int]:
@@ -118,14 +164,30 @@ def possible(state: State, seat_index: int, benefit: Benefit) -> bool:
         return bool(patch_squares(state, seat))
     if k is Kind.CIV:
         return bool(state.civ_piles[benefit.rank - 1])
-    if k is Kind.COLLECT:
-        return bool(seat.lifepods)
-    if k in (Kind.DESTROY, Kind.CLEAR):
+    if k in (Kind.COLLECT, Kind.DESTROY):
+        return bool(targets(seat, benefit))
+    if k is Kind.CLEAR:
         return bool(seat.meteorites)
     if k is Kind.TELEPORT:
         return any(r >= 0 for r in seat.rovers)
     if k is Kind.PLACE:
         return any(can_place(state, seat_index, t) for t in offered(state, seat_index))
+    if k is Kind.REGRESS:
+        return bool(regress_choice(seat, benefit)[0])
+    if k is Kind.SELECT:
+        return any(all(possible(state, seat_index, b) for b in alt) for alt in benefit.alternatives)
+    if k is Kind.ROTATE:
+        return True
+    if k is Kind.METEORITE:
+        return bool(empty_symbols(seat))
+    if k is Kind.DISCARD:
+        return bool(seat.private_objectives)
+    if k is Kind.EMPTY:
+        return any(state.stacks[s] for s in depot(state, seat_index))
+    if k is Kind.DRAW:
+        return bool(state.objective_deck)
+    if k is Kind.PEEK:
+        return bool(state.event_deck)
     raise AssertionError(k)
 
 
@@ -133,8 +195,10 @@ def to_act(state: State) -> frozenset[int]:
     """The seats that must act now."""
     if state.phase is Phase.ROTATION:
         return frozenset({state.commander})
-    if state.phase in (Phase.DRAFT, Phase.END_GAME):
+    if state.phase in (Phase.DRAFT, Phase.EVENT, Phase.END_GAME):
         return frozenset(i for i, s in enumerate(state.seats) if s.stage in (Stage.CHOOSING, Stage.RESOLVING))
+    if state.phase is Phase.INTERLUDE and state.round == 0:
+        return frozenset(i for i, s in enumerate(state.seats) if s.objective_offer)
     if state.phase is Phase.CIV and state.civ_order and state.seats[state.civ_order[0]].stage is Stage.RESOLVING:
         return frozenset({state.civ_order[0]})
     return frozenset()
@@ -186,15 +250,38 @@ def deal(state: State, seed: bytes) -> list[Event]:
         aside.extend(cards[state.players + 1 :])
     deck = sorted(objectives())
     rng(seed, "objectives").shuffle(deck)
-    count = 0 if state.players == 1 else 3 if state.players == 2 else state.players
     out: list[Event] = [
         ev.StationLoaded(tuple(stacks)),
         ev.StationArranged(offset, rotation),
         ev.CivPilesDealt(tuple(piles), tuple(aside)),
-        ev.ObjectivesDealt(tuple(deck[:count])),
-        ev.CommanderChosen(rng(seed, "commander").randrange(state.players)),
     ]
+    dealt = 0
+    if state.players == 1:
+        out.append(ev.PrivateObjectivesDealt(0, tuple(deck[:SOLO_OBJECTIVES])))
+        dealt = SOLO_OBJECTIVES
+    elif state.options.get("private_objectives"):
+        for i in range(state.players):
+            out.append(ev.PrivateObjectivesDealt(i, tuple(deck[dealt : dealt + PRIVATE_OBJECTIVES_DEALT])))
+            dealt += PRIVATE_OBJECTIVES_DEALT
+    count = 0 if state.players == 1 else 3 if state.players == 2 else state.players
+    out.append(ev.ObjectivesDealt(tuple(deck[dealt : dealt + count])))
+    if events_on(state):
+        out.append(ev.ObjectiveDeckStacked(tuple(deck[dealt + count :])))
+        mix_option = state.options.get("event_mix")
+        if isinstance(mix_option, dict) and mix_option:
+            mix = (int(mix_option["green"]), int(mix_option["orange"]), int(mix_option["red"]))
+        else:
+            mix = event_deck.random_mix(seed, state.players)
+        deck_cards, rolls = event_deck.build(seed, state.players, mix)
+        out += [ev.EventDeckMixed(*mix), ev.EventDeckShuffled(deck_cards, rolls)]
+    out.append(ev.CommanderChosen(rng(seed, "commander").randrange(state.players)))
     return out
+
+
+def events_on(state: State) -> bool:
+    """Whether the game uses the event deck (option ``events``)."""
+    events = state.options.get("events")
+    return state.players == 1 if events is None else bool(events)
 
 
 # --- Evolve -------------------------------------------------------------------
@@ -277,27 +364,27 @@ def energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
     return tuple(t for t in TRACKS if t in found)
 
 
-def _placement_benefits(seat: Seat, cells: dict[int, TileSquare]) -> list[Benefit]:
-    """The advances the resource icons of a just-placed tile give (water only if a water square is on ice)."""
+def _placement_benefits(seat: Seat, cells: dict[int, TileSquare]) -> list[tuple[Benefit, ...]]:
+    """The advances each resource icon of a just-placed tile gives (water only if a water square is on ice)."""
     planet = planets()[seat.planet]
-    out = []
+    out: list[tuple[Benefit, ...]] = []
     for cell in cells.values():
         if not cell.icon:
             continue
         if cell.terrain is Terrain.ENERGY:
-            out.append(Benefit(Kind.CHOOSE, options=energy_options(seat, list(cells)), source="energy"))
+            out.append((Benefit(Kind.CHOOSE, options=energy_options(seat, list(cells)), source="energy"),))
         elif cell.terrain is Terrain.WATER:
             if any(c.terrain is Terrain.WATER and s in planet.ice for s, c in cells.items()):
-                out.extend([Benefit(Kind.ADVANCE, track=Terrain.WATER)] * corporation(seat).water_advances(seat))
+                out.append((Benefit(Kind.ADVANCE, track=Terrain.WATER),) * corporation(seat).water_advances(seat))
         else:
-            out.append(Benefit(Kind.ADVANCE, track=cell.terrain))
+            out.append((Benefit(Kind.ADVANCE, track=cell.terrain),))
     return out
 
 
-def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool) -> Seat:
+def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: bool = True) -> Seat:
     position = seat.track(track)
     top_again = position >= TOP
-    if top_again and track is not Terrain.ROVER:
+    if top_again and (track is not Terrain.ROVER or not benefits):
         return seat
     new_position = min(TOP, position + 1)
     corp = corporation(seat)
@@ -305,18 +392,21 @@ def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool) -> Seat:
     positions = list(seat.tracks)
     positions[TRACKS.index(track)] = new_position
     seat = dataclasses.replace(seat, tracks=tuple(positions))
+    if not benefits:
+        return seat
     gains: list[Benefit] = []
     changes: dict[str, Any] = {}
+    milestones = not event_deck.milestones_blocked(state)
     if space.rover_moves:
         changes["moves"] = seat.moves + space.rover_moves + corp.rover_bonus(seat)
     if not top_again:
-        if synergy:
+        if synergy and not event_deck.synergy_blocked(state):
             gains.extend([Benefit(Kind.CHOOSE, source="synergy")] * space.synergy)
-        if space.patch:
+        if space.patch and milestones:
             gains.append(Benefit(Kind.PATCH))
-        if space.rover:
+        if space.rover and milestones:
             gains.append(Benefit(Kind.DEPLOY))
-        if space.civ_rank:
+        if space.civ_rank and milestones:
             if state.phase is Phase.CIV:
                 gains.append(Benefit(Kind.CIV, rank=space.civ_rank))
             else:
@@ -367,7 +457,12 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, commander=first, phase=Phase.INTERLUDE)
         case ev.RoundStarted(round=number):
             return dataclasses.replace(
-                state, round=number, phase=Phase.ROTATION, seats=_all_seats(state, stage=Stage.IDLE)
+                state,
+                round=number,
+                phase=Phase.ROTATION,
+                event_card=None,
+                drafted=False,
+                seats=_all_seats(state, stage=Stage.IDLE),
             )
         case ev.StationRotated(rotation=rotation):
             return dataclasses.replace(state, rotation=rotation, phase=Phase.DRAFT)
@@ -378,7 +473,7 @@ def evolve(state: State, event: Event) -> State:
         case ev.LastRoundTriggered():
             return dataclasses.replace(state, last_round=True)
         case ev.DraftStarted():
-            return dataclasses.replace(state, seats=_all_seats(state, stage=Stage.CHOOSING))
+            return dataclasses.replace(state, drafted=True, seats=_all_seats(state, stage=Stage.CHOOSING))
         case ev.TilePlaced(seat=i, tile=tile, anchor=anchor, rotation=rotation, flip=flip, pending=index):
             return _evolve_tile_placed(state, i, tile, anchor, rotation, flip, index)
         case ev.TileTaken(seat=i, tile=tile):
@@ -393,7 +488,7 @@ def evolve(state: State, event: Event) -> State:
             return _seat(
                 state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending + tuple(gains), stage=Stage.RESOLVING
             )
-        case ev.TrackAdvanced(seat=i, track=track, pending=index, synergy=synergy):
+        case ev.TrackAdvanced(seat=i, track=track, pending=index, synergy=synergy, benefits=benefits):
             seat = state.seats[i]
             if index is not None:
                 benefit = seat.pending[index]
@@ -404,7 +499,7 @@ def evolve(state: State, event: Event) -> State:
                     )
                 else:
                     seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            return _put(state, i, _arrive(state, seat, track, synergy))
+            return _put(state, i, _arrive(state, seat, track, synergy, benefits))
         case ev.BenefitLost(seat=i, pending=index):
             seat = state.seats[i]
             benefit = seat.pending[index]
@@ -485,7 +580,11 @@ def evolve(state: State, event: Event) -> State:
             return _seat(state, i, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
         case ev.RoundEnded(commander=commander):
             return dataclasses.replace(
-                state, commander=commander, phase=Phase.INTERLUDE, seats=_all_seats(state, stage=Stage.IDLE)
+                state,
+                commander=commander,
+                phase=Phase.INTERLUDE,
+                event_card=None,
+                seats=_all_seats(state, stage=Stage.IDLE),
             )
         case ev.CivCardsRevealed(hands=hands):
             return dataclasses.replace(state, shown_hands=hands)
@@ -511,6 +610,98 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, phase=Phase.OVER, seats=_all_seats(state, stage=Stage.IDLE))
         case ev.SeatForfeited(seat=i):
             return dataclasses.replace(state, phase=Phase.OVER, forfeited=i, seats=_all_seats(state, stage=Stage.IDLE))
+    return _evolve_modules(state, event)
+
+
+def _evolve_modules(state: State, event: Event) -> State:
+    """The events of the event deck, solo mode and private objectives."""
+    match event:
+        case ev.PrivateObjectivesDealt(seat=i, cards=cards):
+            return _seat(state, i, objective_offer=cards)
+        case ev.ObjectiveDeckStacked(cards=cards):
+            return dataclasses.replace(state, objective_deck=cards)
+        case ev.EventDeckMixed(green=green, orange=orange, red=red):
+            return dataclasses.replace(state, event_mix=(green, orange, red))
+        case ev.EventDeckShuffled(cards=cards, rolls=rolls):
+            return dataclasses.replace(state, event_deck=cards, event_rolls=rolls)
+        case ev.ObjectiveRejected(seat=i, card=card, pending=index):
+            seat = state.seats[i]
+            if index is None:
+                kept = tuple(c for c in seat.objective_offer if c != card)
+                return _seat(state, i, private_objectives=kept, objective_offer=())
+            kept = tuple(c for c in seat.private_objectives if c != card)
+            return _seat(state, i, private_objectives=kept, pending=_drop(seat.pending, index))
+        case ev.ObjectiveDrawn(seat=i, card=card, pending=index):
+            seat = state.seats[i]
+            state = dataclasses.replace(state, objective_deck=state.objective_deck[1:])
+            kept = (*seat.private_objectives, card)
+            return _seat(state, i, private_objectives=kept, pending=_drop(seat.pending, index))
+        case ev.PrivateObjectivesRevealed(hands=hands):
+            return dataclasses.replace(state, shown_objectives=hands)
+        case ev.EventRevealed(card=card):
+            state = dataclasses.replace(
+                state,
+                event_card=card,
+                event_deck=state.event_deck[1:],
+                event_roll=state.event_rolls[0] if state.event_rolls else 0,
+                event_rolls=state.event_rolls[1:],
+                events_drawn=state.events_drawn + 1,
+                phase=Phase.EVENT,
+                civ_changes=1 if event_deck.changes_piles(card) else 0,
+            )
+            seats = []
+            for seat in state.seats:
+                seat = event_deck.reveal(state, dataclasses.replace(seat, peeked=None))
+                seats.append(dataclasses.replace(seat, stage=Stage.RESOLVING if seat.pending else Stage.DONE))
+            return dataclasses.replace(state, seats=tuple(seats))
+        case ev.CivPilesChanged(piles=piles, aside=aside):
+            return dataclasses.replace(state, civ_piles=piles, civ_aside=aside, civ_changes=0)
+        case ev.EventResolved():
+            return dataclasses.replace(state, phase=Phase.DRAFT, seats=_all_seats(state, stage=Stage.IDLE))
+        case ev.TrackRegressed(seat=i, track=track, steps=steps, pending=index):
+            seat = state.seats[i]
+            positions = list(seat.tracks)
+            positions[TRACKS.index(track)] -= steps
+            return _seat(state, i, tracks=tuple(positions), pending=_drop(seat.pending, index))
+        case ev.AlternativePicked(seat=i, pending=index, option=option):
+            seat = state.seats[i]
+            chosen = seat.pending[index].alternatives[option]
+            return _seat(state, i, pending=_drop(seat.pending, index) + chosen)
+        case ev.StationTurned(seat=i, rotation=rotation, pending=index):
+            state = dataclasses.replace(state, rotation=rotation)
+            return _seat(state, i, pending=_drop(state.seats[i].pending, index))
+        case ev.MeteoriteLanded(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            hit = tuple(DESTROYED if r == square else r for r in seat.rovers)
+            landed = seat.meteorites | {square}
+            return _seat(state, i, meteorites=landed, rovers=hit, pending=_drop(seat.pending, index))
+        case ev.MeteoriteCollected(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            return _seat(
+                state,
+                i,
+                meteorites=seat.meteorites - {square},
+                meteorites_collected=seat.meteorites_collected + 1,
+                pending=_use_one(seat.pending, index),
+            )
+        case ev.RoverDestroyed(seat=i, rover=rover, pending=index):
+            seat = state.seats[i]
+            rovers = list(seat.rovers)
+            rovers[rover] = DESTROYED
+            return _seat(state, i, rovers=tuple(rovers), pending=_use_one(seat.pending, index))
+        case ev.LifepodDestroyed(seat=i, square=square, pending=index):
+            seat = state.seats[i]
+            return _seat(state, i, lifepods=seat.lifepods - {square}, pending=_use_one(seat.pending, index))
+        case ev.StackEmptied(seat=i, stack=stack, pending=index):
+            stacks = list(state.stacks)
+            removed = state.removed + stacks[stack]
+            stacks[stack] = ()
+            revealed = list(state.revealed)
+            revealed[stack] = False
+            state = dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed), removed=removed)
+            return _seat(state, i, pending=_drop(state.seats[i].pending, index))
+        case ev.NextEventPeeked(seat=i, card=card, pending=index):
+            return _seat(state, i, peeked=card, pending=_drop(state.seats[i].pending, index))
     raise TypeError(f"unknown event {event!r}")
 
 
@@ -537,11 +728,20 @@ def _evolve_tile_placed(
         resources = pending[index].resources
         pending = _drop(pending, index)
     letters = {s: (c.terrain.letter.upper() if c.icon else c.terrain.letter) for s, c in cells.items()}
-    meteor = {s for s, c in cells.items() if c.meteor} if corporation(seat).meteor_symbols_land(seat) else set()
+    symbols = {s for s, c in cells.items() if c.meteor}
+    meteor = symbols if corporation(seat).meteor_symbols_land(seat) else set()
     seat = _cover(seat, letters)
-    gains = _placement_benefits(seat, cells) if resources else []
+    groups = _placement_benefits(seat, cells) if resources else []
+    gains: list[Benefit] = []
+    if len(groups) > 1 and event_deck.one_resource_only(state):
+        gains.append(Benefit(Kind.SELECT, alternatives=tuple(groups)))
+    else:
+        gains.extend(b for group in groups for b in group)
+    if index is None and event_deck.deploys_on_placed_tile(state):
+        gains.append(Benefit(Kind.DEPLOY))
     seat = dataclasses.replace(
         seat,
+        meteor_symbols=seat.meteor_symbols | symbols,
         meteorites=seat.meteorites | meteor,
         placed=(*seat.placed, tile),
         last_tile=tuple(sorted(cells)),
@@ -564,6 +764,24 @@ def _next_automatic(state: State) -> Event | None:
                 return ev.BenefitLost(i, index)
             if benefit.kind is Kind.CIV and not benefit.shown:
                 return ev.CivPileShown(i, benefit.rank, state.civ_piles[benefit.rank - 1])
+            if benefit.kind is Kind.DRAW:
+                return ev.ObjectiveDrawn(i, state.objective_deck[0], index)
+            if benefit.kind is Kind.PEEK:
+                return ev.NextEventPeeked(i, state.event_deck[0], index)
+    if phase is Phase.INTERLUDE and state.round == 0 and any(s.objective_offer for s in state.seats):
+        return None
+    if phase is Phase.EVENT:
+        for i in _resolving(state):
+            if not state.seats[i].pending and not state.seats[i].moves:
+                return ev.TurnConfirmed(i)
+        if state.civ_changes:
+            piles, aside = event_deck.changed_piles(state)
+            return ev.CivPilesChanged(piles, aside)
+        if not state.event_deck and not state.last_round:
+            return ev.LastRoundTriggered("the last event card was drawn")
+        if all(s.stage is Stage.DONE for s in state.seats):
+            return _civ_phase_or(state, ev.EventResolved())
+        return None
     if phase is Phase.INTERLUDE:
         if refill := _refill(state):
             return refill
@@ -577,6 +795,8 @@ def _next_automatic(state: State) -> Event | None:
     if phase is Phase.DRAFT:
         stages = {s.stage for s in state.seats}
         if stages == {Stage.IDLE}:
+            if state.event_deck and state.event_card is None and not state.drafted:
+                return ev.EventRevealed(state.event_deck[0])
             if not state.last_round:
                 for i in range(state.players):
                     if not any(can_place(state, i, t) for t in offered(state, i)):
@@ -596,10 +816,17 @@ def _next_automatic(state: State) -> Event | None:
             return refill
         if state.ending:
             return ev.EndGameTurnStarted()
+        if not state.drafted:
+            return ev.EventResolved()
         return ev.RoundEnded((state.commander + 1) % state.players)
     if phase is Phase.END_GAME and all(s.stage is Stage.DONE for s in state.seats):
         hands = tuple(s.hand for s in state.seats)
-        return _civ_phase_or(state, ev.CivCardsRevealed(hands) if state.shown_hands != hands else ev.GameEnded())
+        if state.shown_hands != hands:
+            return _civ_phase_or(state, ev.CivCardsRevealed(hands))
+        kept = tuple(s.private_objectives for s in state.seats)
+        if any(kept) and state.shown_objectives != kept:
+            return _civ_phase_or(state, ev.PrivateObjectivesRevealed(kept))
+        return _civ_phase_or(state, ev.GameEnded())
     return None
 
 
@@ -656,12 +883,16 @@ def decide(state: State, seat_index: int, move: Move) -> list[Event]:
         raise NotYourTurnError(f"seat {seat_index} has nothing to do now")
     seat = state.seats[seat_index]
     a = move.action
-    if a is Action.ROTATE:
-        if state.phase is not Phase.ROTATION:
-            raise IllegalMoveError("the station is not being rotated now")
-        return [ev.StationRotated(move.rotation, seat_index)]
+    if seat.objective_offer:
+        if a is not Action.REJECT:
+            raise IllegalMoveError("first reject one of the objective cards you were dealt")
+        if move.card not in seat.objective_offer:
+            raise IllegalMoveError(f"objective {move.card} is not one of yours ({list(seat.objective_offer)})")
+        return [ev.ObjectiveRejected(seat_index, move.card, None)]
     if state.phase is Phase.ROTATION:
-        raise IllegalMoveError("the commander must rotate the station first")
+        if a is not Action.ROTATE:
+            raise IllegalMoveError("the commander must rotate the station first")
+        return [ev.StationRotated(move.rotation, seat_index)]
     if seat.stage is Stage.CHOOSING:
         if a is Action.PLACE:
             return [_place(state, seat_index, move, None)]
@@ -691,6 +922,11 @@ def _place(state: State, i: int, move: Move, pending: int | None) -> Event:
         if seat.covered == 0:
             raise IllegalMoveError("your first tile must cover an edge square")
         raise IllegalMoveError("the tile must touch a tile or patch already on your planet")
+    rule = tile_rule(state, i)
+    if rule is not None and not rule(seat, move.tile, move.square, move.rotation, move.flip, mask):
+        card = event_deck.card_of(state)
+        assert card is not None
+        raise IllegalMoveError(f"this round's event {card.id} forbids that placement ({card.params['rule']})")
     return ev.TilePlaced(i, move.tile, move.square, move.rotation, move.flip, pending)
 
 
@@ -728,13 +964,13 @@ def _do_choose(state: State, i: int, move: Move) -> list[Event]:
     track = _checked_track(move)
     if track not in choice_tracks(seat, benefit):
         raise IllegalMoveError(f"{track} is not one of the tracks you may choose: {benefit.describe()}")
-    out: list[Event] = [ev.TrackAdvanced(i, track, index)]
+    out: list[Event] = [ev.TrackAdvanced(i, track, index, benefits=benefit.benefits)]
     position = seat.track(track)
     for _ in range(benefit.steps - 1):
-        if track is not Terrain.ROVER and position + 1 >= TOP:
+        if (track is not Terrain.ROVER or not benefit.benefits) and position + 1 >= TOP:
             break
         position += 1
-        out.append(ev.TrackAdvanced(i, track, None))
+        out.append(ev.TrackAdvanced(i, track, None, benefits=benefit.benefits))
     return out
 
 
@@ -762,6 +998,8 @@ def _do_rover(state: State, i: int, move: Move) -> list[Event]:
         raise IllegalMoveError("a rover steps onto an orthogonally adjacent grid square")
     if move.square in seat.rovers:
         raise IllegalMoveError("another rover is on that square")
+    if not event_deck.rover_may_enter(state, seat, move.square):
+        raise IllegalMoveError("this round's event closes that terrain to rovers")
     return [ev.RoverMoved(i, rover, move.square)]
 
 
@@ -808,20 +1046,94 @@ def _do_civ(state: State, i: int, move: Move) -> list[Event]:
     return out
 
 
+def _target(seat: Seat, kind: Kind, square: int | None) -> tuple[int, Benefit]:
+    """The pending ``collect``/``destroy`` benefit that may take the piece on ``square``."""
+    found = False
+    for index, benefit in enumerate(seat.pending):
+        if benefit.kind is kind:
+            found = True
+            if square in targets(seat, benefit):
+                return index, benefit
+    if not found:
+        raise IllegalMoveError(f"you have no pending {kind.value} benefit")
+    raise IllegalMoveError(f"there is nothing you may {kind.value} on that square")
+
+
 def _do_collect(state: State, i: int, move: Move) -> list[Event]:
     seat = state.seats[i]
-    index = _find(seat, Kind.COLLECT)
-    if move.square not in seat.lifepods:
-        raise IllegalMoveError("there is no lifepod on that square")
+    index, benefit = _target(seat, Kind.COLLECT, move.square)
+    assert move.square is not None
+    if benefit.what == "meteorite":
+        return [ev.MeteoriteCollected(i, move.square, index)]
     return [ev.LifepodCollected(i, move.square, index)]
 
 
 def _do_destroy(state: State, i: int, move: Move) -> list[Event]:
     seat = state.seats[i]
-    index = _find(seat, Kind.DESTROY)
-    if move.square not in seat.meteorites:
-        raise IllegalMoveError("there is no meteorite on that square")
+    index, benefit = _target(seat, Kind.DESTROY, move.square)
+    assert move.square is not None
+    if benefit.what == "rover":
+        return [ev.RoverDestroyed(i, seat.rovers.index(move.square), index)]
+    if benefit.what == "lifepod":
+        return [ev.LifepodDestroyed(i, move.square, index)]
     return [ev.MeteoriteDestroyed(i, move.square, index)]
+
+
+def _do_regress(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.REGRESS)
+    tracks, amount = regress_choice(seat, seat.pending[index])
+    track = _checked_track(move)
+    if track not in tracks:
+        raise IllegalMoveError(f"regress one of: {', '.join(t.value for t in tracks)}")
+    return [ev.TrackRegressed(i, track, amount, index)]
+
+
+def _do_pick(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index, option = move.index, move.option
+    assert index is not None and option is not None
+    if not 0 <= index < len(seat.pending) or seat.pending[index].kind is not Kind.SELECT:
+        raise IllegalMoveError(f"pending benefit {index} is not a choice between alternatives")
+    if option not in pick_options(state, i, seat.pending[index]):
+        raise IllegalMoveError(f"option {option} is not available: {seat.pending[index].describe()}")
+    return [ev.AlternativePicked(i, index, option)]
+
+
+def pick_options(state: State, i: int, benefit: Benefit) -> list[int]:
+    """The alternatives of a ``select`` benefit that can be used now."""
+    return [n for n, alt in enumerate(benefit.alternatives) if all(possible(state, i, b) for b in alt)]
+
+
+def _do_rotate(state: State, i: int, move: Move) -> list[Event]:
+    return [ev.StationTurned(i, move.rotation, _find(state.seats[i], Kind.ROTATE))]
+
+
+def _do_meteorite(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.METEORITE)
+    if move.square not in empty_symbols(seat):
+        raise IllegalMoveError("a meteorite goes on a meteor symbol of your tiles that has none")
+    assert move.square is not None
+    return [ev.MeteoriteLanded(i, move.square, index)]
+
+
+def _do_reject(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.DISCARD)
+    if move.card not in seat.private_objectives:
+        raise IllegalMoveError(f"objective {move.card} is not one of yours ({list(seat.private_objectives)})")
+    assert move.card is not None
+    return [ev.ObjectiveRejected(i, move.card, index)]
+
+
+def _do_empty(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.EMPTY)
+    if move.stack not in depot(state, i) or not state.stacks[move.stack]:
+        raise IllegalMoveError(f"empty one of the stacks of your depot that still holds tiles: {depot(state, i)}")
+    assert move.stack is not None
+    return [ev.StackEmptied(i, move.stack, index)]
 
 
 def _do_clear(state: State, i: int, move: Move) -> list[Event]:
@@ -834,7 +1146,7 @@ def _do_clear(state: State, i: int, move: Move) -> list[Event]:
 
 
 def _do_confirm(state: State, i: int, move: Move) -> list[Event]:
-    left = [b.describe() for b in state.seats[i].pending if b.kind not in OPTIONAL]
+    left = [b.describe() for b in state.seats[i].pending if not b.optional]
     if left:
         raise IllegalMoveError("resolve these first: " + ", ".join(left))
     return [ev.TurnConfirmed(i)]
@@ -859,6 +1171,12 @@ _HANDLERS = {
     Action.DESTROY: _do_destroy,
     Action.CLEAR: _do_clear,
     Action.CONFIRM: _do_confirm,
+    Action.REGRESS: _do_regress,
+    Action.PICK: _do_pick,
+    Action.ROTATE: _do_rotate,
+    Action.METEORITE: _do_meteorite,
+    Action.REJECT: _do_reject,
+    Action.EMPTY: _do_empty,
 }
 
 
@@ -869,10 +1187,13 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
     """Every move seat ``i`` may make now."""
     if i not in to_act(state):
         return
+    seat = state.seats[i]
+    if seat.objective_offer:
+        yield from (Move(Action.REJECT, card=c) for c in seat.objective_offer)
+        return
     if state.phase is Phase.ROTATION:
         yield from (Move(Action.ROTATE, rotation=r) for r in range(6))
         return
-    seat = state.seats[i]
     if seat.stage is Stage.CHOOSING:
         found = False
         for tile in offered(state, i):
@@ -885,7 +1206,16 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
     seen: set[tuple[Kind, Any]] = set()
     for index, b in enumerate(seat.pending):
         k = b.kind
-        key = (k, b.track if k is Kind.ADVANCE else index if k is Kind.CHOOSE else b.rank if k is Kind.CIV else None)
+        key = (
+            k,
+            b.track
+            if k is Kind.ADVANCE
+            else index
+            if k in (Kind.CHOOSE, Kind.SELECT, Kind.REGRESS)
+            else b.rank
+            if k is Kind.CIV
+            else b.what,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -903,10 +1233,9 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
                 yield Move(Action.STORE)
         elif k is Kind.CIV:
             yield from (Move(Action.CIV, card=c) for c in state.civ_piles[b.rank - 1])
-        elif k is Kind.COLLECT:
-            yield from (Move(Action.COLLECT, square=s) for s in sorted(seat.lifepods))
-        elif k is Kind.DESTROY:
-            yield from (Move(Action.DESTROY, square=s) for s in sorted(seat.meteorites))
+        elif k in (Kind.COLLECT, Kind.DESTROY):
+            action = Action.COLLECT if k is Kind.COLLECT else Action.DESTROY
+            yield from (Move(action, square=s) for s in targets(seat, b))
         elif k is Kind.CLEAR:
             lines = sorted({m // SIZE for m in seat.meteorites} | {SIZE + m % SIZE for m in seat.meteorites})
             yield from (Move(Action.CLEAR, line=line) for line in lines)
@@ -919,12 +1248,24 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
             for tile in offered(state, i):
                 for anchor, rotation, flip in tile_placements(state, i, tile):
                     yield Move(Action.PLACE, tile=tile, square=anchor, rotation=rotation, flip=flip)
+        elif k is Kind.REGRESS:
+            yield from (Move(Action.REGRESS, track=t) for t in regress_choice(seat, b)[0])
+        elif k is Kind.SELECT:
+            yield from (Move(Action.PICK, index=index, option=n) for n in pick_options(state, i, b))
+        elif k is Kind.ROTATE:
+            yield from (Move(Action.ROTATE, rotation=r) for r in range(6))
+        elif k is Kind.METEORITE:
+            yield from (Move(Action.METEORITE, square=s) for s in empty_symbols(seat))
+        elif k is Kind.DISCARD:
+            yield from (Move(Action.REJECT, card=c) for c in seat.private_objectives)
+        elif k is Kind.EMPTY:
+            yield from (Move(Action.EMPTY, stack=s) for s in depot(state, i) if state.stacks[s])
     if seat.moves > 0:
         grid = planets()[seat.planet].squares
         for rover, at in enumerate(seat.rovers):
             if at >= 0:
                 for n in neighbours(at):
-                    if n in grid and n not in seat.rovers:
+                    if n in grid and n not in seat.rovers and event_deck.rover_may_enter(state, seat, n):
                         yield Move(Action.ROVER, rover=rover, square=n)
-    if all(b.kind in OPTIONAL for b in seat.pending):
+    if all(b.optional for b in seat.pending):
         yield Move(Action.CONFIRM)

@@ -1,12 +1,26 @@
-"""Final scoring: medals per category, neighbour objectives and the tie-breakers."""
+"""Final scoring: medals per category, neighbour and private objectives, the tie-breakers, and the
+solo result against its target."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from . import powers
+from . import event_deck, powers
 from .board import neighbours, terrain_of
-from .data import SIZE, TOP, TRACKS, Metric, Terrain, civ_cards, objectives, planets
+from .data import (
+    PRIVATE_OBJECTIVE_MEDALS,
+    SIZE,
+    TOP,
+    TRACKS,
+    Metric,
+    PrivateObjective,
+    Terrain,
+    civ_cards,
+    objectives,
+    planets,
+    private_objectives,
+)
 from .model import Seat, State
 
 SPACE_CITIZEN_DECREE = 28
@@ -65,22 +79,27 @@ def civ_medals(seat: Seat) -> int:
     return total + COMMERCE[commerce]
 
 
-def areas(seat: Seat, terrain: Terrain) -> list[int]:
-    """Sizes of the orthogonally connected areas of ``terrain`` (patches count as biomass)."""
+def area_squares(seat: Seat, terrain: Terrain) -> list[set[int]]:
+    """The orthogonally connected areas of ``terrain`` (patches count as biomass)."""
     todo = {s for s in range(SIZE * SIZE) if _terrain_at(seat, s) is terrain}
-    sizes = []
+    found = []
     while todo:
         stack = [todo.pop()]
-        size = 0
+        area = set()
         while stack:
             square = stack.pop()
-            size += 1
+            area.add(square)
             for n in neighbours(square):
                 if n in todo:
                     todo.remove(n)
                     stack.append(n)
-        sizes.append(size)
-    return sizes
+        found.append(area)
+    return found
+
+
+def areas(seat: Seat, terrain: Terrain) -> list[int]:
+    """Sizes of the orthogonally connected areas of ``terrain`` (patches count as biomass)."""
+    return [len(area) for area in area_squares(seat, terrain)]
 
 
 def metric(seat: Seat, metric: Metric, terrain: Terrain | None) -> int:
@@ -105,6 +124,64 @@ def metric(seat: Seat, metric: Metric, terrain: Terrain | None) -> int:
     if metric is Metric.LIFEPODS:
         return seat.lifepods_collected
     raise AssertionError(metric)
+
+
+def has_rectangle(seat: Seat, terrain: Terrain, height: int, width: int) -> bool:
+    """Whether a ``height`` x ``width`` block of squares is entirely of ``terrain``."""
+    for top in range(SIZE - height + 1):
+        for left in range(SIZE - width + 1):
+            if all(
+                _terrain_at(seat, (top + r) * SIZE + left + c) is terrain for r in range(height) for c in range(width)
+            ):
+                return True
+    return False
+
+
+def _rectangle(seat: Seat, card: PrivateObjective) -> bool:
+    assert card.terrain is not None
+    height, width = card.params["size"]
+    if has_rectangle(seat, card.terrain, height, width):
+        return True
+    return bool(card.params.get("either_orientation")) and has_rectangle(seat, card.terrain, width, height)
+
+
+def _area_with_icons(seat: Seat, card: PrivateObjective) -> bool:
+    assert card.terrain is not None
+    need = int(card.params["min_icons"])
+    return any(sum(1 for s in area if seat.cover[s].isupper()) >= need for area in area_squares(seat, card.terrain))
+
+
+def _no_uncovered(seat: Seat, ice: bool) -> bool:
+    planet = planets()[seat.planet]
+    return all(seat.cover[s] for s in planet.squares if (s in planet.ice) is ice)
+
+
+PRIVATE_CONDITIONS: dict[str, Callable[[Seat, PrivateObjective], bool]] = {
+    "rectangle_of_terrain": _rectangle,
+    "one_area_with_resource_icons": _area_with_icons,
+    "tracker_at_maximum": lambda seat, card: seat.track(Terrain(card.params["track"])) >= TOP,
+    "resource_icons_on_planet_at_most": lambda seat, card: (
+        metric(seat, Metric.ICONS_ON_PLANET, card.terrain) <= int(card.params["max"])
+    ),
+    "meteorites_collected_at_least": lambda seat, card: seat.meteorites_collected >= int(card.params["min"]),
+    "lifepods_collected_more_than_meteorites_collected": lambda seat, card: (
+        seat.lifepods_collected > seat.meteorites_collected
+    ),
+    "no_uncovered_ice": lambda seat, card: _no_uncovered(seat, ice=True),
+    "no_uncovered_land": lambda seat, card: _no_uncovered(seat, ice=False),
+}
+"""Per private-objective condition: whether a seat meets it."""
+
+
+def private_met(seat: Seat, card_id: int) -> bool:
+    """Whether the seat meets the condition of the private side of objective ``card_id``."""
+    card = private_objectives()[card_id]
+    return PRIVATE_CONDITIONS[card.condition](seat, card)
+
+
+def private_medals(seat: Seat) -> dict[str, int]:
+    """Per kept private objective (key ``private <id>``): 5 if met, else 0."""
+    return {f"private {c}": PRIVATE_OBJECTIVE_MEDALS if private_met(seat, c) else 0 for c in seat.private_objectives}
 
 
 def objective_pairs(state: State) -> list[tuple[int, int, int]]:
@@ -140,6 +217,7 @@ def uncovered(seat: Seat) -> int:
 def seat_score(state: State, index: int, objective_part: dict[str, int]) -> dict[str, Any]:
     """One seat's breakdown, total and tie-breakers."""
     seat = state.seats[index]
+    objective_part = {**objective_part, **private_medals(seat)}
     by_track = track_medals(seat)
     parts = {
         "planet": planet_medals(seat),
@@ -167,11 +245,23 @@ def score_all(state: State) -> list[dict[str, Any]]:
     return [seat_score(state, i, objective_part[i]) for i in range(state.players)]
 
 
+def solo_result(state: State) -> dict[str, Any]:
+    """The solo score against the target: ``score``, ``target``, ``difference``, ``band`` (-15 ... +15) and its
+    ``rating`` name."""
+    score = int(seat_score(state, 0, {})["total"])
+    target = event_deck.solo_target(state.event_mix)
+    band, rating = event_deck.solo_band(score - target)
+    return {"score": score, "target": target, "difference": score - target, "band": band, "rating": rating}
+
+
 def winners(state: State) -> tuple[int, ...]:
     """Highest total, then fewest uncovered squares, then fewest meteorites on the planet; ties share.
 
-    A seat that forfeited (ran out of time) cannot win.
+    A seat that forfeited (ran out of time) cannot win. Solo: the seat wins when it reaches the target.
     """
+    if state.players == 1:
+        reached = state.forfeited is None and solo_result(state)["difference"] >= 0
+        return (0,) if reached else ()
     scores = [s for s in score_all(state) if s["seat"] != state.forfeited]
     if not scores:
         return ()

@@ -12,7 +12,7 @@ from domain.planet_unknown import GAME
 from domain.planet_unknown.model import Benefit, Seat, Stage, State
 from domain.planet_unknown.moves import parse_move
 from domain.planet_unknown.notation import parse_seat
-from domain.planet_unknown.rules import depot
+from domain.planet_unknown.rules import depot, settle
 
 EMPTY = "ksb-4156 12/12/12/12/12/12/12/12/12/12/12/12"
 
@@ -24,11 +24,20 @@ def shared_reference() -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def start(players: int = 1, seed: bytes = b"test", **options: Any) -> State:
-    """A dealt game, ready for round 1."""
+def start(players: int = 1, seed: bytes = b"test", *, modules: bool = False, **options: Any) -> State:
+    """A dealt game, ready for round 1.
+
+    Without ``modules`` it is the core game: no event deck (unless ``events`` is given) and the
+    dealt solo objectives are put away, so round 1 starts at once. With ``modules`` the event deck
+    is on whatever the player count, unless ``events`` says otherwise.
+    """
+    options.setdefault("events", modules)
     state = GAME.initial(players, options)
     for event in GAME.setup(state, seed):
         state = GAME.evolve(state, event)
+    if not modules and any(s.objective_offer for s in state.seats):
+        seats = tuple(dataclasses.replace(s, objective_offer=()) for s in state.seats)
+        state, _ = settle(dataclasses.replace(state, seats=seats))
     return state
 
 

@@ -31,7 +31,7 @@ def test_every_event_class_is_registered_and_past_tense() -> None:
         if issubclass(obj, contract.Event) and obj is not contract.Event
     }
     assert classes == set(GAME.events)
-    assert all(name.endswith(("ed", "Dealt", "Taken", "Lost", "Chosen", "Shown")) for name in classes)
+    assert all(name.endswith(("ed", "Dealt", "Taken", "Lost", "Chosen", "Shown", "Drawn")) for name in classes)
     for cls in GAME.events.values():
         params = getattr(cls, "__dataclass_params__")  # noqa: B009
         assert params.frozen and hasattr(cls, "__slots__")

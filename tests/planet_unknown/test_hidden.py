@@ -8,7 +8,7 @@ import random
 
 from domain.contract import Event, Role, Viewer, encode_event
 from domain.planet_unknown import GAME
-from domain.planet_unknown.data import civ_cards
+from domain.planet_unknown.data import civ_cards, private_objectives
 from domain.planet_unknown.model import Phase, State
 
 from .helpers import start
@@ -24,7 +24,7 @@ def projected(event: Event, viewer: Viewer, over: bool) -> str:
 def play_with_snapshots(players: int, seed: bytes) -> list[tuple[State, list[Event]]]:
     rng = random.Random(seed)
     state = start(players, seed)
-    log: list[Event] = list(GAME.setup(GAME.initial(players, {}), seed))
+    log: list[Event] = list(GAME.setup(GAME.initial(players, {"events": False}), seed))
     snapshots = [(state, list(log))]
     while GAME.outcome(state) is None:
         seat = min(GAME.to_act(state))
@@ -87,3 +87,37 @@ def test_the_seat_sees_its_own_cards_and_the_auditor_sees_all_at_the_end() -> No
     assert all('"card"' in projected(e, Role.AUDITOR, True) for e in log if type(e).__name__ == "CivCardTaken")
     mid = snapshots[len(snapshots) // 2][0]
     assert GAME.view(mid, Role.AUDITOR) == GAME.view(mid, Role.SPECTATOR)
+
+
+def test_event_deck_and_private_objectives_stay_secret() -> None:
+    rng = random.Random(5)
+    players = 3
+    initial = GAME.initial(players, {"private_objectives": True})
+    log: list[Event] = list(GAME.setup(initial, b"modules"))
+    state = initial
+    for event in log:
+        state = GAME.evolve(state, event)
+    deck = state.event_deck
+    while GAME.outcome(state) is None:
+        over = False
+        kept = [s.private_objectives for s in state.seats]
+        for viewer in (Role.SPECTATOR, *range(players)):
+            text = json.dumps(GAME.view(state, viewer)) + "".join(projected(e, viewer, over) for e in log)
+            for a, b in itertools.pairwise(state.event_deck):
+                assert f"[{a}, {b}]" not in text, (viewer, "event deck order")
+            for seat, cards in enumerate(kept):
+                if seat != viewer:
+                    assert not any(json.dumps(private_objectives()[c].name) in text for c in cards), (viewer, seat)
+                    assert '"next_event"' not in json.dumps(GAME.view(state, viewer)["seats"][seat])
+        for _ in range(9):
+            if GAME.outcome(state) is not None:
+                break
+            seat = min(GAME.to_act(state))
+            new = GAME.decide(state, seat, rng.choice(list(GAME.legal_moves(state, seat))))
+            for event in new:
+                state = GAME.evolve(state, event)
+            log.extend(new)
+    revealed = [e for e in log if type(e).__name__ == "EventRevealed"]
+    assert [e.card for e in revealed] == list(deck[: len(revealed)])  # type: ignore[attr-defined]
+    end = json.dumps(GAME.view(state, 1))
+    assert all(json.dumps(private_objectives()[c].name) in end for s in state.seats for c in s.private_objectives)

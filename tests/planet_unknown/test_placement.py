@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from domain.contract import IllegalMoveError, NotYourTurnError
@@ -35,7 +37,7 @@ def full_except(*free: str) -> str:
     return print_seat(full)
 
 
-def game(position: str = EMPTY, tile: int = ENERGY_CIV, second: int | None = None, **options: object) -> Play:
+def game(position: str = EMPTY, tile: int = ENERGY_CIV, second: int | None = None, **options: Any) -> Play:
     state = start(1, b"test", **options)
     state = with_seat(state, 0, position)
     return Play(offer(state, 0, tile, second))

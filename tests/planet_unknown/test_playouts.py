@@ -18,7 +18,7 @@ from .helpers import start
 
 def check_invariants(state: State) -> None:
     stacked = [t for s in state.stacks for t in s]
-    used = [t for seat in state.seats for t in (*seat.placed, *seat.unplaced)]
+    used = [t for seat in state.seats for t in (*seat.placed, *seat.unplaced)] + list(state.removed)
     assert sorted(stacked + used) == list(range(144)), "the 144 tiles are always accounted for"
     cards = [c for p in state.civ_piles for c in p] + list(state.civ_aside) + [c for s in state.seats for c in s.hand]
     assert sorted(cards) == list(range(1, 37))
@@ -63,7 +63,11 @@ def playout(players: int, seed: int, chooser: str = "random") -> None:
     assert again == state, "folding the events equals the live state"
     assert GAME.to_act(state) == frozenset()
     scores = GAME.scores(state)["seats"]
-    assert GAME.outcome(state).winners  # type: ignore[union-attr]
+    if players == 1:
+        solo = GAME.scores(state)["solo"]
+        assert GAME.outcome(state).winners == ((0,) if solo["score"] >= solo["target"] else ())  # type: ignore
+    else:
+        assert GAME.outcome(state).winners  # type: ignore[union-attr]
     assert all(row["total"] >= 0 for row in scores)
 
 
