@@ -17,11 +17,7 @@ called from Python with no HTTP at all.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -32,6 +28,8 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.harness import bench_redis, gunicorn  # noqa: E402
 
 SQUARES = ("a1", "a2", "b1", "b2", "c1")
 
@@ -66,19 +64,6 @@ def bench_app() -> Any:
         return jsonify({"version": appended.last}), 201
 
     return app
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("gunicorn exited while starting")
-        try:
-            requests.get(f"{url}/openapi.json", timeout=1)
-            return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise SystemExit("gunicorn did not start")
 
 
 def drive_moves(http: requests.Session, url: str, count: int) -> float:
@@ -152,45 +137,7 @@ def main() -> None:
     parser.add_argument("--per-round", type=int, default=300)
     args = parser.parse_args()
 
-    from events.embedded import EmbeddedRedis, free_port
-
-    namespace = f"orrery-bench-{uuid.uuid4().hex[:6]}"
-    embedded = None
-    redis_url = os.environ.get("REDIS_URL")
-    tmp = tempfile.TemporaryDirectory()
-    if not redis_url:
-        embedded = EmbeddedRedis(Path(tmp.name) / "redis", persistent=False).start()
-        redis_url = embedded.url
-    port = free_port()
-    env = os.environ | {
-        "REDIS_URL": redis_url,
-        "ORRERY_NAMESPACE": namespace,
-        "ORRERY_QUEUE": namespace,
-        "ORRERY_GAMES": "tests.support.tictactoe:GAME",
-        "PYTHONPATH": str(ROOT),
-    }
-    gunicorn = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--log-level",
-            "warning",
-            "benchmarks.move_path:bench_app()",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, gunicorn)
+    with bench_redis() as target, gunicorn(target, "benchmarks.move_path:bench_app()", threads=4) as url:
         http = requests.Session()
         floor_game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]})
         floor_id = floor_game.json()["id"]
@@ -203,23 +150,13 @@ def main() -> None:
         total = args.rounds * args.per_round
         moves_per_s = total / move_time
         floor_per_s = total / floor_time
-        raw = raw_appends(redis_url, namespace, total)
-        where = "embedded Redis" if embedded else redis_url
-        print(f"move path benchmark ({where}; gunicorn 2 workers x 4 threads; one client; {total} requests each)")
+        raw = raw_appends(target.url, target.namespace, total)
+        setting = f"{target.where}; gunicorn 2 workers x 4 threads; one client; {total} requests each"
+        print(f"move path benchmark ({setting})")
         print(f"  moves through the API:      {moves_per_s:8.0f} moves/s  ({1000 / moves_per_s:.2f} ms each)")
         print(f"  floor (append only, HTTP):  {floor_per_s:8.0f} appends/s ({1000 / floor_per_s:.2f} ms each)")
         print(f"  ratio moves / floor:        {moves_per_s / floor_per_s:8.2f}")
         print(f"  raw store appends (Python): {raw:8.0f} appends/s ({1000 / raw:.3f} ms each)")
-    finally:
-        os.killpg(gunicorn.pid, signal.SIGTERM)
-        gunicorn.wait(10)
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(f"{namespace}:*", count=1000))
-        for i in range(0, len(keys), 500):
-            client.unlink(*keys[i : i + 500])
-        if embedded is not None:
-            embedded.stop()
-        tmp.cleanup()
 
 
 if __name__ == "__main__":

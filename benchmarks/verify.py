@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import redis
@@ -28,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app import Settings, load_games  # noqa: E402
-from events.embedded import EmbeddedRedis  # noqa: E402
+from benchmarks.harness import bench_redis  # noqa: E402
 from events.keys import Keyspace  # noqa: E402
 from events.service import GameService, SeatSpec  # noqa: E402
 from events.store import EventStore  # noqa: E402
@@ -84,32 +82,16 @@ def timed(label: str, service: GameService, game_id: str) -> None:
 
 
 def main() -> None:
-    settings = Settings.from_env()
-    load_games(settings)
-    tmp = tempfile.TemporaryDirectory()
-    embedded = None
-    url = settings.redis_url
-    if not url:
-        embedded = EmbeddedRedis(Path(tmp.name) / "redis", persistent=False).start()
-        url = embedded.url
-    namespace = f"orrery-bench-{uuid.uuid4().hex[:6]}"
-    client = redis.Redis.from_url(url)
-    service = GameService(EventStore(client, Keyspace(namespace)))
-    try:
-        print("verify on long games")
+    load_games(Settings.from_env())
+    with bench_redis() as target:
+        service = GameService(EventStore(redis.Redis.from_url(target.url), Keyspace(target.namespace)))
+        print(f"verify on long games ({target.where})")
         timed("Planet Unknown, 6 random bots", service, planet_unknown_game(service))
         hw = homeworlds_game(service)
         if hw is None:
             print("  Homeworlds: skipped, ../shared is not there")
         else:
             timed("Homeworlds, longest SDG game", service, hw)
-    finally:
-        keys = list(client.scan_iter(f"{namespace}:*", count=1000))
-        for i in range(0, len(keys), 500):
-            client.unlink(*keys[i : i + 500])
-        if embedded is not None:
-            embedded.stop()
-        tmp.cleanup()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,108 @@
+"""What the benchmarks share: a Redis to measure against, and the API under gunicorn."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BenchRedis:
+    url: str
+    namespace: str
+    embedded: bool
+
+    @property
+    def where(self) -> str:
+        return "embedded Redis" if self.embedded else self.url
+
+
+@contextlib.contextmanager
+def bench_redis() -> Iterator[BenchRedis]:
+    """``REDIS_URL``, or an embedded Redis; a namespace of its own, deleted afterwards."""
+    from events.embedded import EmbeddedRedis
+
+    namespace = f"orrery-bench-{uuid.uuid4().hex[:6]}"
+    url = os.environ.get("REDIS_URL")
+    with tempfile.TemporaryDirectory() as tmp:
+        embedded = None if url else EmbeddedRedis(Path(tmp) / "redis", persistent=False).start()
+        target = BenchRedis(embedded.url if embedded else str(url), namespace, embedded is not None)
+        try:
+            yield target
+        finally:
+            client = redis.Redis.from_url(target.url)
+            keys = list(client.scan_iter(f"{namespace}:*", count=1000))
+            for i in range(0, len(keys), 500):
+                client.unlink(*keys[i : i + 500])
+            if embedded is not None:
+                embedded.stop()
+
+
+@contextlib.contextmanager
+def gunicorn(target: BenchRedis, app: str = "app:create_app()", threads: int = 16) -> Iterator[str]:
+    """The API under gunicorn (2 workers) with the test game, serving until the block ends; yields its URL."""
+    from events.embedded import free_port
+
+    port = free_port()
+    env = os.environ | {
+        "REDIS_URL": target.url,
+        "ORRERY_NAMESPACE": target.namespace,
+        "ORRERY_QUEUE": target.namespace,
+        "ORRERY_GAMES": "tests.support.tictactoe:GAME",
+        "PYTHONPATH": str(ROOT),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        "--threads",
+        str(threads),
+        "--graceful-timeout",
+        "3",
+        "--log-level",
+        "warning",
+        app,
+    ]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, server)
+        yield url
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("gunicorn exited while starting")
+        try:
+            requests.get(f"{url}/openapi.json", timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise SystemExit("gunicorn did not start")
