@@ -23,7 +23,7 @@ from flask import Flask
 
 from domain import contract
 
-BUILTIN_GAMES: tuple[str, ...] = ("domain.planet_unknown:GAME",)
+BUILTIN_GAMES: tuple[str, ...] = ("domain.homeworlds:GAME", "domain.planet_unknown:GAME")
 """The games every server hosts, as ``module:attribute`` of a contract.Game."""
 
 
