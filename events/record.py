@@ -158,7 +158,11 @@ def move_command(record: Record, seat: int, move: JSON) -> list[Event]:
 
 
 def timeout_command(record: Record, seed: bytes) -> list[Event]:
-    """The ``on_timeout`` policy applied to every seat still to act; random moves derive from the seed."""
+    """The ``on_timeout`` policy applied to every seat still to act; random moves derive from the seed.
+
+    Where the policy's move is not legal (a pass before a Homeworlds setup), or
+    there is no legal move at all, the seat forfeits.
+    """
     game, policy = record.game, record.created.options["on_timeout"]
     state, events = record.state, list[Event]()
     for seat in sorted(game.to_act(state)):
@@ -173,7 +177,11 @@ def timeout_command(record: Record, seed: bytes) -> list[Event]:
                 moves = [game.pass_move]
             else:
                 moves = list(game.legal_moves(state, seat))
-            step = game.decide(state, seat, rng.choice(moves)) if moves else game.timed_out(state, seat)
+            try:
+                step = game.decide(state, seat, rng.choice(moves)) if moves else game.timed_out(state, seat)
+            except contract.RuleError:
+                moves = []
+                step = game.timed_out(state, seat)
             state = contract.fold(game, state, step)
             events += step
             if not moves or seat not in game.to_act(state) or game.outcome(state) is not None:

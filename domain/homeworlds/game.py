@@ -171,7 +171,9 @@ ACTION_EVENTS = (
     ShipSacrificed,
     CatastropheTriggered,
 )
-EVENTS = contract.event_types(*ACTION_EVENTS, TurnEnded, PlayerResigned, DrawOffered, DrawAccepted, DrawDeclined)
+EVENTS = contract.event_types(
+    *ACTION_EVENTS, TurnEnded, PlayerResigned, PlayerTimedOut, DrawOffered, DrawAccepted, DrawDeclined
+)
 
 
 # --- state ----------------------------------------------------------------------
@@ -288,10 +290,10 @@ class Homeworlds:
 
     @property
     def bots(self) -> Mapping[str, Bot]:
-        """``random`` and ``greedy`` (see :mod:`~domain.homeworlds.bots`)."""
+        """``random``, ``greedy`` and ``search`` (see :mod:`~domain.homeworlds.bots`)."""
         from . import bots
 
-        return MappingProxyType({"random": bots.random, "greedy": bots.greedy})
+        return MappingProxyType({"random": bots.random, "greedy": bots.greedy, "search": bots.search})
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> HomeworldsState:
         """The empty table with every piece in the bank."""
@@ -395,7 +397,8 @@ class Homeworlds:
         return state.outcome
 
     def scores(self, state: HomeworldsState) -> dict[str, JSON]:
-        """1 for a win, 0.5 for a draw, 0 for a loss, with the ships and pips each seat has left."""
+        """Match points in halves (2 for a win, 1 for a draw, 0 for a loss: event payloads hold no
+        floats), with the ships and pips each seat has left."""
         outcome = state.outcome
         per_seat: dict[str, JSON] = {}
         for seat in PLAYERS:
@@ -403,12 +406,12 @@ class Homeworlds:
                 PIECES[k] for s in state.position.systems for k in range(12) for _ in range(count(ships_of(s, seat), k))
             ]
             if outcome is None:
-                score: float | None = None
+                half_points: int | None = None
             elif not outcome.winners:
-                score = 0.5
+                half_points = 1
             else:
-                score = 1.0 if seat in outcome.winners else 0.0
-            per_seat[str(seat)] = {"score": score, "ships": len(ships), "pips": sum(p.size for p in ships)}
+                half_points = 2 if seat in outcome.winners else 0
+            per_seat[str(seat)] = {"half_points": half_points, "ships": len(ships), "pips": sum(p.size for p in ships)}
         return {
             "result": _result_text(outcome),
             "reason": None if outcome is None else outcome.reason,

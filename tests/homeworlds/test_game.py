@@ -123,7 +123,7 @@ class TestResignAndDraws:
         assert state.draw_offer == 0
         state = act(state, 1, {"draw": "accept"})
         assert GAME.outcome(state) == contract.Outcome((), "agreement")
-        assert GAME.scores(state)["per_seat"]["0"]["score"] == 0.5
+        assert GAME.scores(state)["per_seat"]["0"]["half_points"] == 1
 
     def test_playing_declines(self) -> None:
         state = act(act(opened(), 0, {"draw": "offer"}), 0, "pass")
@@ -173,8 +173,8 @@ class TestLegalMovesViewScores:
         assert GAME.outcome(state) == contract.Outcome((0,), "elimination")
         scores = GAME.scores(state)
         assert scores["result"] == "winner:1"
-        assert scores["per_seat"]["0"] == {"score": 1.0, "ships": 2, "pips": 4}
-        assert scores["per_seat"]["1"] == {"score": 0.0, "ships": 0, "pips": 0}
+        assert scores["per_seat"]["0"] == {"half_points": 2, "ships": 2, "pips": 4}
+        assert scores["per_seat"]["1"] == {"half_points": 0, "ships": 0, "pips": 0}
         assert GAME.view(state, 0)["result"]["reason"] == "elimination"
 
 
