@@ -1,10 +1,12 @@
-"""Planet Unknown: the rules of the core game as Board Game Arena plays them.
+"""Planet Unknown: the rules of the game as Board Game Arena plays them.
 
-``GAME`` implements :class:`domain.contract.Game`; the service registers it.
+``GAME`` implements :class:`domain.contract.Game`; the service registers it. Importing the
+package registers the asymmetric corporations (:mod:`.corporations`).
 """
 
+from . import corporations
 from .game import PlanetUnknown
 
 GAME = PlanetUnknown()
 
-__all__ = ["GAME", "PlanetUnknown"]
+__all__ = ["GAME", "PlanetUnknown", "corporations"]

@@ -106,7 +106,7 @@ def _line(line: int) -> list[int]:
 
 
 def _track_progress(seat: Seat, track: Terrain) -> float:
-    spaces = corporation(seat).tracks()[track]
+    spaces = corporation(seat).spaces(track)
     position = seat.track(track)
     current = max(space.medal for space in spaces[: position + 1])
     behind = max((k for k in range(position + 1) if spaces[k].medal), default=0)

@@ -81,7 +81,10 @@ class Tile:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Space:
-    """One space of a track: what arriving there gives, and the medal printed on it."""
+    """One space of a track: what arriving there gives, and the medal printed on it.
+
+    ``skip``: a marker no tracker stops on (Wormhole's medals between boxes); ``advance``: the
+    track a Wormhole box advances."""
 
     medal: int = 0
     synergy: int = 0
@@ -90,11 +93,17 @@ class Space:
     patch: bool = False
     rover: bool = False
     tech_level: int = 0
+    skip: bool = False
+    advance: Terrain | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Planet:
-    """A planet board: its grid squares, ice, edge, starting lifepods and row/column medals."""
+    """A planet board: its grid squares, ice, edge, starting lifepods and row/column medals.
+
+    ``mechanics`` holds an asymmetric planet's own facts (cities, sub-planets, sides,
+    quadrants...) as transcribed; the rules that read them live in :mod:`.planets`.
+    """
 
     slug: str
     name: str
@@ -107,6 +116,12 @@ class Planet:
     lifepods: frozenset[int]
     mask: int
     edge_mask: int
+    side: str = "symmetric"
+    mechanics: dict[str, Any] = dataclasses.field(default_factory=dict, hash=False, compare=False)
+
+    def squares_lettered(self, letters: str) -> frozenset[int]:
+        """The squares whose printed grid letter is one of ``letters`` (e.g. ``"E"``: Petra's currents)."""
+        return frozenset(r * SIZE + c for r, line in enumerate(self.grid) for c, ch in enumerate(line) if ch in letters)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -179,6 +194,15 @@ def station() -> tuple[tuple[str, ...], tuple[str, ...], dict[int, tuple[int, ..
 def _space(code: str) -> Space:
     fields: dict[str, Any] = {}
     for token in code.split():
+        if "=" in token:
+            key, value = token.split("=", 1)
+            if key == "skip_marker":
+                fields["skip"] = bool(json.loads(value))
+            elif key == "advance_specific":
+                fields["advance"] = Terrain(json.loads(value))
+            else:
+                raise ValueError(f"unknown track code {token!r}")
+            continue
         head, rest = token[0], token[1:]
         if head == "m":
             fields["medal"] = int(rest)
@@ -231,8 +255,17 @@ def planets() -> dict[str, Planet]:
             lifepods=frozenset(_square(n) for n in raw["lifepods"]),
             mask=sum(1 << s for s in squares),
             edge_mask=sum(1 << s for s in edge),
+            side=raw["side"],
+            mechanics={**raw["mechanics"], **{k: raw[k] for k in ("holes", "sides") if k in raw}},
         )
     return out
+
+
+@functools.cache
+def corporation_tracks(slug: str) -> dict[Terrain, tuple[Space, ...]]:
+    """The five tracks of a corporation board (positions 0..15), from ``corporations.json``."""
+    raw = corporations()[slug]["tracks"]
+    return {Terrain(name): tuple(_space(code) for code in spaces) for name, spaces in raw.items()}
 
 
 @functools.cache

@@ -298,6 +298,46 @@ class PrivateObjectivesDealt(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PowerUsed(Event):
+    """A seat used a tech power that is an action (once per round), e.g. Horizon Group's tech 5."""
+
+    seat: int
+    level: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SetupDealt(Event):
+    """The asymmetric planet and corporation a seat may take instead of the symmetric sides
+    (a symmetric slug where that side is not dealt). Only the seat sees them."""
+
+    seat: int
+    planet: str
+    corporation: str
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SetupChosen(Event):
+    """A seat's setup choice; secret until every seat has chosen."""
+
+    seat: int
+    planet: str
+    corporation: str
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SetupRevealed(Event):
+    """Every seat's (planet, corporation), revealed together once all have chosen."""
+
+    choices: tuple[tuple[str, str], ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ObjectiveRejected(Event):
     """A seat gave up one of its private objectives: at setup (``pending`` None) or for event 110."""
 
@@ -474,6 +514,10 @@ EVENTS = event_types(
     ObjectiveDeckStacked,
     PrivateObjectivesDealt,
     ObjectiveRejected,
+    SetupDealt,
+    SetupChosen,
+    SetupRevealed,
+    PowerUsed,
     ObjectiveDrawn,
     PrivateObjectivesRevealed,
     EventRevealed,

@@ -21,7 +21,7 @@ from domain.contract import (
 )
 
 from . import bots as choosers
-from . import event_deck, powers, rules, scoring
+from . import event_deck, powers, rules, scoring, setup_choice
 from .board import square_name
 from .data import ALERTS, SIZE, TRACKS, civ_cards, objectives, planets, private_objectives
 from .events import EVENTS, SeatForfeited
@@ -66,14 +66,34 @@ OPTIONS: tuple[Option, ...] = (
         "2-6 players: deal 2 objective cards per player, each keeps 1 on its private side (5 medals if "
         "met). Solo always deals 4 and keeps 3.",
     ),
+    Option(
+        "asymmetric_planets",
+        bool,
+        False,
+        "Deal each player one random asymmetric planet; before round 1 each keeps it or takes KSB-4156 (BGA).",
+    ),
+    Option(
+        "asymmetric_corporations",
+        bool,
+        False,
+        "Deal each player one random asymmetric corporation; before round 1 each keeps it or takes "
+        "Universal Coalition (BGA). Refused while some asymmetric corporation has no rules here.",
+    ),
+    Option(
+        "seat_setup",
+        list,
+        [],
+        'Fix each seat\'s planet and corporation: [{"planet": "Arashi", "corporation": "Universal Coalition"}, '
+        "...], one entry per seat, printed names or slugs; no setup choice then.",
+    ),
 )
 
 
 class PlanetUnknown:
-    """The rules of Planet Unknown as Board Game Arena plays them, on KSB-4156 with Universal Coalition."""
+    """The rules of Planet Unknown as Board Game Arena plays them: every planet, Universal Coalition."""
 
     name = "planet-unknown"
-    rules_version = "planet-unknown-2"
+    rules_version = "planet-unknown-3"
     seat_counts = range(1, 7)
     options: Sequence[Option] = OPTIONS
     events: Mapping[str, type[Event]] = EVENTS
@@ -81,7 +101,7 @@ class PlanetUnknown:
     pass_move: JSON | None = None
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> State:
-        """Every seat on KSB-4156 with Universal Coalition, before the deal."""
+        """Every seat on KSB-4156 with Universal Coalition (or as `seat_setup` fixes), before the deal."""
         if seats not in self.seat_counts:
             raise ValueError(f"Planet Unknown takes 1 to 6 players, not {seats}")
         parsed = parse_options(self.options, options)
@@ -96,6 +116,7 @@ class PlanetUnknown:
             raise InvalidOptionError(
                 "option 'private_objectives' is for 2-6 players; a solo game always deals 4 objectives and keeps 3"
             )
+        setup_choice.check_options(parsed, seats)
         return rules.initial(seats, parsed)
 
     def setup(self, state: State, seed: bytes) -> list[Event]:
@@ -159,7 +180,9 @@ class PlanetUnknown:
         its printed ``grid``, covered ``rows``, one-line ``position``, ``tracks``, ``tech_level``,
         rovers, lifepods, meteorites, depot and offered tiles, and, for the viewer's own seat,
         ``hand``, ``pending`` benefits, ``rover_moves``, ``private_objectives`` (others: how many),
-        ``objective_offer`` and the peeked ``next_event``. ``events`` describes the event deck
+        ``objective_offer``, the ``powers`` it may use now (``power`` moves), the ``civ_choices`` of its
+        pending civ picks, the peeked ``next_event`` and, before round 1, its ``setup_choices`` and
+        ``setup_chosen`` (others see the choices once every seat has chosen). ``events`` describes the event deck
         (None when off): mix, cards left and drawn, this round's card; each seat says whether this
         round's tile restriction is ``restriction_relaxed`` for it. Solo adds ``solo`` (target; score
         and band for the player). Other seats' civ cards and private objectives appear once
@@ -217,6 +240,15 @@ class PlanetUnknown:
                 entry["civ_picks_waiting"] = list(seat.civ_queue)
                 entry["private_objectives"] = _private(seat.private_objectives)
                 entry["objective_offer"] = _private(seat.objective_offer)
+                entry["powers"] = list(rules.power_levels(state, i)) if i in rules.to_act(state) else []
+                entry["civ_choices"] = sorted(
+                    {c for b in seat.pending if b.kind is Kind.CIV for c in rules.civ_choices(state, seat, b)}
+                )
+                if seat.setup_offer is not None:
+                    entry["setup_choices"] = [
+                        {"planet": p, "corporation": c} for p, c in setup_choice.choices(seat.setup_offer)
+                    ]
+                    entry["setup_chosen"] = list(seat.setup_choice) if seat.setup_choice else None
                 if seat.peeked is not None:
                     entry["next_event"] = seat.peeked
             elif shown is not None:

@@ -69,8 +69,9 @@ class Benefit:
     among ``options`` (all five when empty), ``steps`` spaces each, ``source`` says why
     (energy, synergy, card, end). ``deploy``: put a garage rover on the last tile.
     ``patch``: place (or store) a biomass patch; ``final`` patches must be placed.
-    ``civ``: take a civ card of ``rank``. ``collect``/``destroy``: up to ``count``
-    lifepods / meteorites anywhere. ``clear``: destroy the meteorites of a row or column.
+    ``civ``: take a civ card of ``rank`` (0: of any rank, optional; Republic tech 5).
+    ``collect``/``destroy``: up to ``count`` lifepods / meteorites anywhere. ``clear``: destroy
+    the meteorites of a row or column.
     ``teleport``: move a rover to any square. ``place``: place a depot tile, with
     resources when ``resources``.
 
@@ -103,7 +104,7 @@ class Benefit:
     @property
     def optional(self) -> bool:
         """Whether confirming may discard this benefit unused."""
-        return self.kind in OPTIONAL and not self.forced
+        return (self.kind in OPTIONAL or (self.kind is Kind.CIV and self.rank == 0)) and not self.forced
 
     def describe(self) -> str:
         """A short description for views, e.g. ``choose energy: civ/water``."""
@@ -116,7 +117,7 @@ class Benefit:
             steps = f" {self.steps} spaces" if self.steps > 1 else ""
             return f"choose {self.source}{extra}{steps}: {opts}"
         if k is Kind.CIV:
-            return f"civ card rank {self.rank}"
+            return f"civ card rank {self.rank}" if self.rank else "civ card of any rank (optional)"
         if k in (Kind.COLLECT, Kind.DESTROY):
             piece = f" {self.what}" if self.what else ""
             if self.forced:
@@ -141,7 +142,9 @@ class Seat:
 
     ``cover`` holds one letter per square: ``""`` uncovered, a terrain letter for a tile
     square (upper case when it carries the resource icon), ``p`` for a biomass patch.
-    ``rovers`` holds each rover's square, or GARAGE / DESTROYED.
+    ``rovers`` holds each rover's square, or GARAGE / DESTROYED. Before round 1, with the setup
+    choice, ``setup_offer`` is the (planet, corporation) dealt besides the symmetric sides and
+    ``setup_choice`` what the seat chose (applied when every seat has chosen).
     """
 
     planet: str
@@ -168,6 +171,9 @@ class Seat:
     objective_offer: tuple[int, ...] = ()
     private_objectives: tuple[int, ...] = ()
     peeked: int | None = None
+    setup_offer: tuple[str, str] | None = None
+    powers_used: tuple[int, ...] = ()
+    setup_choice: tuple[str, str] | None = None
 
     def track(self, terrain: Terrain) -> int:
         """The position of the tracker of ``terrain``."""

@@ -42,6 +42,8 @@ class Action(enum.StrEnum):
     METEORITE = "meteorite"
     REJECT = "reject"
     EMPTY = "empty"
+    SETUP = "setup"
+    POWER = "power"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -53,7 +55,9 @@ class Move:
     ``store``, ``civ 12``, ``collect e4``, ``destroy e4``, ``clear 5`` (row 5) or
     ``clear e`` (column e), ``teleport 0 e5``, ``confirm``; for events and objectives:
     ``regress civ``, ``pick 2 1`` (alternative 1 of pending benefit 2), ``meteorite e4``,
-    ``reject 41`` (an objective card), ``empty 3`` (station stack 3).
+    ``reject 41`` (an objective card), ``empty 3`` (station stack 3); before round 1
+    ``setup arashi universal-coalition`` (the setup choice, by slugs); ``power 5`` uses a tech
+    power that is an action (once per round).
     """
 
     action: Action
@@ -68,6 +72,9 @@ class Move:
     line: int | None = None
     option: int | None = None
     stack: int | None = None
+    planet: str | None = None
+    corporation: str | None = None
+    level: int | None = None
 
     def __str__(self) -> str:
         a = self.action
@@ -90,6 +97,10 @@ class Move:
             return f"reject {self.card}"
         if a is Action.EMPTY:
             return f"empty {self.stack}"
+        if a is Action.SETUP:
+            return f"setup {self.planet} {self.corporation}"
+        if a is Action.POWER:
+            return f"power {self.level}"
         if a in (Action.ROVER, Action.TELEPORT):
             return f"{a} {self.rover} {sq}"
         if a is Action.CIV:
@@ -118,6 +129,10 @@ class Move:
             out["card"] = self.card
         elif a is Action.EMPTY:
             out["stack"] = self.stack
+        elif a is Action.SETUP:
+            out.update(planet=self.planet, corporation=self.corporation)
+        elif a is Action.POWER:
+            out["level"] = self.level
         elif a is Action.CHOOSE:
             out.update(benefit=self.index, track=str(self.track))
         elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
@@ -231,6 +246,10 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
         return Move(a, stack=stack)
     if a is Action.CHOOSE:
         return Move(a, index=_int(m["benefit"], "benefit"), track=_track(m["track"]))
+    if a is Action.SETUP:
+        return Move(a, planet=str(m["planet"]).lower(), corporation=str(m["corporation"]).lower())
+    if a is Action.POWER:
+        return Move(a, level=_int(m["level"], "level"))
     if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
         return Move(a, square=_square(m["square"]))
     if a in (Action.ROVER, Action.TELEPORT):
@@ -266,6 +285,8 @@ _TEXT_FIELDS: dict[Action, tuple[str, ...]] = {
     Action.METEORITE: ("square",),
     Action.REJECT: ("card",),
     Action.EMPTY: ("stack",),
+    Action.SETUP: ("planet", "corporation"),
+    Action.POWER: ("level",),
 }
 
 

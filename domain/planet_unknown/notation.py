@@ -1,7 +1,7 @@
 """A one-line text form of a player's planet and corporation board.
 
 ``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
-[sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards]``
+[sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards] [corp:slug]``
 
 ``rows`` are the 12 rows, top first, joined by ``/``. In a row a number is a run
 of uncovered squares (on or off the grid), a letter is a covered square: ``c w b r
@@ -10,7 +10,8 @@ patch. ``pods`` are the lifepods still on the planet (default: the printed ones 
 covered), ``met`` the meteorites on it, ``sym`` the meteor symbols of its tiles
 (default: the squares of ``met``), ``rov`` each rover's square, ``g`` in the
 garage or ``x`` destroyed, ``mc``/``lc`` meteorites/lifepods collected, ``st``
-stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards.
+stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards,
+``corp`` the corporation when it is not Universal Coalition.
 Fields at their default are left out.
 
 >>> text = "ksb-4156 12/12/12/12/12/5cCe4/5t6/12/12/12/12/12 t:3.0.2.1.5 met:g6 rov:f7,g"
@@ -25,7 +26,7 @@ import dataclasses
 from .board import mask_of, parse_square, square_name
 from .data import SIZE, TRACKS, planets
 from .model import DESTROYED, GARAGE, Seat
-from .powers import STANDARD
+from .powers import CORPORATIONS, STANDARD
 from .rules import new_seat
 
 _LETTERS = set("cwbrtepCWBRTE")
@@ -65,6 +66,8 @@ def print_seat(seat: Seat) -> str:
         parts.append("last:" + ",".join(square_name(s) for s in seat.last_tile))
     if seat.hand:
         parts.append("hand:" + ",".join(str(c) for c in seat.hand))
+    if seat.corporation != STANDARD:
+        parts.append(f"corp:{seat.corporation}")
     return " ".join(parts)
 
 
@@ -114,8 +117,8 @@ def parse_seat(text: str) -> Seat:
         key, _, value = field.partition(":")
         if key == "t":
             positions = tuple(int(p) for p in value.split("."))
-            if len(positions) != len(TRACKS) or not all(0 <= p <= 15 for p in positions):
-                raise ValueError("t: needs five positions 0-15")
+            if len(positions) != len(TRACKS) or not all(p >= 0 for p in positions):
+                raise ValueError("t: needs five positions from 0")
             changes["tracks"] = positions
         elif key == "pods":
             changes["lifepods"] = frozenset(_squares(value))
@@ -135,6 +138,15 @@ def parse_seat(text: str) -> Seat:
             changes["last_tile"] = tuple(_squares(value))
         elif key == "hand":
             changes["hand"] = tuple(int(c) for c in value.split(",") if c)
+        elif key == "corp":
+            if value not in CORPORATIONS:
+                raise ValueError(f"unknown corporation {value!r}")
+            changes["corporation"] = value
+            changes.setdefault("rovers", new_seat(slug, value).rovers)
         else:
             raise ValueError(f"unknown field {key!r}")
-    return dataclasses.replace(seat, **changes)  # type: ignore[arg-type]
+    seat = dataclasses.replace(seat, **changes)  # type: ignore[arg-type]
+    corp = CORPORATIONS[seat.corporation]
+    if any(p > corp.top(t) for t, p in zip(TRACKS, seat.tracks, strict=True)):
+        raise ValueError("t: a position beyond the top of its track")
+    return seat

@@ -6,11 +6,12 @@ asymmetric corporation is one more subclass registered in :data:`CORPORATIONS`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .data import TRACKS, Space, Terrain, tracks
-from .model import Seat
+from .data import TOP, TRACKS, Space, Terrain, tracks
+from .model import Benefit, Seat
 
 STANDARD = "universal-coalition"
 
@@ -20,10 +21,70 @@ class Corporation:
 
     slug = ""
     rovers = 2
+    acts_while_choosing = False
+    """Whether a ``power`` move exists while the seat chooses its tile (then ``actions`` gets the placeable tiles)."""
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         """The spaces of each track, positions 0-15."""
         return tracks()
+
+    def top(self, track: Terrain) -> int:
+        """The highest position of a tracker on ``track``."""
+        return TOP
+
+    def spaces(self, track: Terrain) -> tuple[Space, ...]:
+        """The spaces the tracker of ``track`` moves along (Oasis: its water path)."""
+        return self.tracks()[track]
+
+    def can_advance(self, seat: Seat, track: Terrain) -> bool:
+        """Whether the tracker of ``track`` can advance (the rover tracker always can)."""
+        return track is Terrain.ROVER or seat.track(track) < self.top(track)
+
+    def water_count(self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int]) -> int:
+        """Water advances for a placed tile's water icon (``cells``: square -> TileSquare)."""
+        on_ice = any(c.terrain is Terrain.WATER and s in ice for s, c in cells.items())
+        return self.water_advances(seat) if on_ice else 0
+
+    def placement_extras(
+        self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int], synergy: bool
+    ) -> tuple[Benefit, ...]:
+        """What placing a tile gives besides its icons (``synergy``: not blocked by an event)."""
+        return ()
+
+    def next_position(self, seat: Seat, track: Terrain, position: int) -> int:
+        """Where one advance from ``position`` goes (at most the top)."""
+        return min(TOP, position + 1)
+
+    def regress_room(self, seat: Seat, track: Terrain) -> int:
+        """How many single regressions the tracker of ``track`` can make."""
+        return seat.track(track)
+
+    def regress_to(self, seat: Seat, track: Terrain, steps: int) -> int:
+        """Where the tracker of ``track`` lands after regressing ``steps`` times."""
+        return seat.track(track) - steps
+
+    def arrival_gains(
+        self, seat: Seat, track: Terrain, position: int, milestones: bool, synergy: bool
+    ) -> tuple[Benefit, ...] | None:
+        """What arriving on ``position`` gives instead of the printed space, or None for the printed space
+        (``milestones``/``synergy``: not blocked)."""
+        return None
+
+    def placement_advances(self, before: Seat, after: Seat, terrain: Terrain) -> bool:
+        """Whether a placed tile's ``terrain`` icon advances its tracker (``before``/``after`` placing)."""
+        return True
+
+    def energy_may_choose(self, seat: Seat, track: Terrain) -> bool:
+        """Whether an energy icon may advance ``track``."""
+        return True
+
+    def patch_on_tiles(self, seat: Seat) -> tuple[bool, bool]:
+        """Whether patches may go on tile squares, and also on meteorites (destroying them)."""
+        return False, False
+
+    def patch_used(self, seat: Seat) -> Seat:
+        """The seat after placing or storing a gained patch (Wormhole tech 3 doubles one per round)."""
+        return seat
 
     def tech_level(self, seat: Seat) -> int:
         """How many tech milestones lie at or below the tech tracker."""
@@ -53,6 +114,66 @@ class Corporation:
     def meteor_symbols_land(self, seat: Seat) -> bool:
         """Whether a placed tile's meteor symbol brings a meteorite."""
         return True
+
+    def free_tile(self, seat: Seat, tile: int) -> bool:
+        """Whether ``tile`` may go on any free grid squares, skipping every other placement check."""
+        return False
+
+    def rover_may_enter(self, seat: Seat, start: int, end: int) -> bool:
+        """Whether a rover on ``start`` may step or teleport onto ``end`` (the corporation's own limits)."""
+        return True
+
+    def rover_arrives(self, seat: Seat, start: int | None, square: int) -> Seat:
+        """A rover arrived on ``square`` (from ``start``; None when deployed): it collects the
+        lifepod and the meteorite there."""
+        changes: dict[str, Any] = {}
+        gains: tuple[Benefit, ...] = ()
+        if square in seat.meteorites:
+            changes.update(meteorites=seat.meteorites - {square}, meteorites_collected=seat.meteorites_collected + 1)
+            gains = self.meteorite_gains(seat)
+        if square in seat.lifepods:
+            changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
+        if gains:
+            changes["pending"] = seat.pending + gains
+        return dataclasses.replace(seat, **changes) if changes else seat
+
+    def meteorite_gains(self, seat: Seat) -> tuple[Benefit, ...]:
+        """What collecting one meteorite gives besides the meteorite."""
+        return ()
+
+    def round_start(self, seat: Seat) -> Seat:
+        """The seat at a reset point (tile phase, its civ-card slot, the end-game turn): once-per-round
+        powers are available again; round-start bonuses are gained."""
+        return dataclasses.replace(seat, powers_used=()) if seat.powers_used else seat
+
+    def actions(self, seat: Seat, placeable: tuple[int, ...]) -> tuple[int, ...]:
+        """The tech levels whose power the seat may use now as a ``power`` move (``placeable``: the
+        depot tiles the seat could place, while it is choosing its tile)."""
+        return ()
+
+    def use_action(self, seat: Seat, level: int) -> Seat:
+        """The seat after using the power of ``level`` (marked used by the caller)."""
+        raise AssertionError(f"{self.slug} has no tech {level} action")
+
+    def tile_allowed(self, seat: Seat, tile: int) -> bool:
+        """Whether the corporation lets the seat place ``tile`` now (Republic tech 1: a civ tile)."""
+        return True
+
+    def rover_jumps(self, seat: Seat, start: int) -> frozenset[int]:
+        """Squares a rover on ``start`` may reach for one movement besides its neighbours."""
+        return frozenset()
+
+    def civ_milestone_gains(self, seat: Seat, synergies: bool) -> tuple[Benefit, ...]:
+        """What claiming a civ milestone gives besides the card (``synergies``: not blocked by an event)."""
+        return ()
+
+    def extra_civ_choices(self, seat: Seat, rank: int, piles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+        """Cards a seat picking from the rank ``rank`` pile may take besides that pile."""
+        return ()
+
+    def end_game_gains(self, seat: Seat) -> tuple[Benefit, ...]:
+        """What the corporation gives in the end-game turn."""
+        return ()
 
 
 class UniversalCoalition(Corporation):
@@ -85,6 +206,13 @@ class UniversalCoalition(Corporation):
 
 
 CORPORATIONS: dict[str, Corporation] = {STANDARD: UniversalCoalition()}
+"""Every corporation with rules, by slug (the asymmetric ones register themselves from :mod:`.corporations`)."""
+
+
+def register(corp: Corporation) -> Corporation:
+    """Add a corporation to :data:`CORPORATIONS`."""
+    CORPORATIONS[corp.slug] = corp
+    return corp
 
 
 def corporation(seat: Seat) -> Corporation:
@@ -99,5 +227,5 @@ def tech_level(seat: Seat) -> int:
 
 def medals(seat: Seat) -> dict[str, int]:
     """Per track, the highest medal at or below its tracker."""
-    spaces = corporation(seat).tracks()
-    return {str(t): max(space.medal for space in spaces[t][: seat.track(t) + 1]) for t in TRACKS}
+    corp = corporation(seat)
+    return {str(t): max(space.medal for space in corp.spaces(t)[: seat.track(t) + 1]) for t in TRACKS}

@@ -18,12 +18,11 @@ from domain.contract import (
     rng,
 )
 
-from . import event_deck
+from . import event_deck, setup_choice
 from . import events as ev
 from .board import footprint, grow, mask_of, neighbours, placements, squares_of, terrain_of
 from .data import (
     SIZE,
-    TOP,
     TRACKS,
     Terrain,
     TileSquare,
@@ -35,6 +34,7 @@ from .data import (
 )
 from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Seat, Stage, State
 from .moves import Action, Move
+from .planets import planet_rules
 from .powers import CORPORATIONS, STANDARD, corporation
 
 PLANET = "ksb-4156"
@@ -48,7 +48,7 @@ PRIVATE_OBJECTIVES_DEALT = 2
 
 def can_advance(seat: Seat, track: Terrain) -> bool:
     """A tracker below the top can advance; the rover tracker always can."""
-    return track is Terrain.ROVER or seat.track(track) < TOP
+    return corporation(seat).can_advance(seat, track)
 
 
 def depot(state: State, seat: int) -> tuple[int, int]:
@@ -68,7 +68,7 @@ def contact_mask(state: State, seat: Seat) -> int:
     placed (-1: anywhere, with UC tech 1)."""
     corp = corporation(seat)
     if seat.covered == 0:
-        return -1 if corp.ignores_edge(seat, state.options) else planets()[seat.planet].edge_mask
+        return -1 if corp.ignores_edge(seat, state.options) else planet_rules(seat).first_mask()
     return -1 if corp.ignores_adjacency(seat) else grow(seat.covered)
 
 
@@ -78,8 +78,20 @@ def _placements(
     seat = state.seats[seat_index]
     covered = seat.covered
     need = contact_mask(state, seat)
+    if not corporation(seat).tile_allowed(seat, tile):
+        return
+    allows = planet_rules(seat).allows_tile
+    free = corporation(seat).free_tile(seat, tile)
     for anchor, rotation, flip, mask in placements(tile, planets()[seat.planet].mask):
-        if not mask & covered and mask & need and (rule is None or rule(seat, tile, anchor, rotation, flip, mask)):
+        if free:
+            if not mask & covered:
+                yield anchor, rotation, flip
+        elif (
+            not mask & covered
+            and mask & need
+            and allows(seat, tile, anchor, rotation, flip, mask)
+            and (rule is None or rule(seat, tile, anchor, rotation, flip, mask))
+        ):
             yield anchor, rotation, flip
 
 
@@ -108,7 +120,16 @@ def can_place(state: State, seat_index: int, tile: int) -> bool:
 def patch_squares(state: State, seat: Seat) -> list[int]:
     """The squares a biomass patch may go on."""
     free = planets()[seat.planet].mask & ~seat.covered
-    return squares_of(free & contact_mask(state, seat))
+    allows = planet_rules(seat).allows_patch
+    on_tiles, on_meteorites = corporation(seat).patch_on_tiles(seat)
+    squares = set(squares_of(free & contact_mask(state, seat)))
+    if on_tiles:
+        squares |= {
+            s
+            for s, letter in enumerate(seat.cover)
+            if letter and letter != "p" and (on_meteorites or s not in seat.meteorites)
+        }
+    return [s for s in sorted(squares) if allows(seat, s)]
 
 
 def choice_tracks(seat: Seat, benefit: Benefit) -> list[Terrain]:
@@ -120,11 +141,21 @@ def choice_tracks(seat: Seat, benefit: Benefit) -> list[Terrain]:
 def regress_choice(seat: Seat, benefit: Benefit) -> tuple[list[Terrain], int]:
     """The tracks a ``regress`` benefit may move back now and by how much: the full amount if some
     listed tracker can go back that far, else the largest amount still possible."""
-    positions = {t: seat.track(t) for t in benefit.options}
+    corp = corporation(seat)
+    positions = {t: corp.regress_room(seat, t) for t in benefit.options}
     amount = min(benefit.steps, max(positions.values(), default=0))
     if amount <= 0:
         return [], 0
     return [t for t in TRACKS if t in positions and positions[t] >= amount], amount
+
+
+def civ_choices(state: State, seat: Seat, benefit: Benefit) -> tuple[int, ...]:
+    """The civ cards a ``civ`` benefit may take: its rank's pile (rank 0: every pile), plus what the
+    corporation adds (Republic tech 2)."""
+    if benefit.rank == 0:
+        return tuple(c for pile in state.civ_piles for c in pile)
+    extra = corporation(seat).extra_civ_choices(seat, benefit.rank, state.civ_piles)
+    return state.civ_piles[benefit.rank - 1] + extra
 
 
 def empty_symbols(seat: Seat) -> list[int]:
@@ -135,6 +166,8 @@ def empty_symbols(seat: Seat) -> list[int]:
 def targets(seat: Seat, benefit: Benefit) -> list[int]:
     """The squares a ``collect`` or ``destroy`` benefit may take its piece from."""
     what = benefit.what or ("lifepod" if benefit.kind is Kind.COLLECT else "meteorite")
+    if what == "carried":
+        return sorted(r for r in seat.rovers if r >= 0 and r in seat.meteorites and seat.cover[r].lower() == "w")
     if what == "lifepod":
         return sorted(seat.lifepods)
     if what == "meteorite":
@@ -163,7 +196,7 @@ def possible(state: State, seat_index: int, benefit: Benefit) -> bool:
     if k is Kind.PATCH:
         return bool(patch_squares(state, seat))
     if k is Kind.CIV:
-        return bool(state.civ_piles[benefit.rank - 1])
+        return bool(civ_choices(state, seat, benefit))
     if k in (Kind.COLLECT, Kind.DESTROY):
         return bool(targets(seat, benefit))
     if k is Kind.CLEAR:
@@ -198,10 +231,14 @@ def to_act(state: State) -> frozenset[int]:
     if state.phase in (Phase.DRAFT, Phase.EVENT, Phase.END_GAME):
         return frozenset(i for i, s in enumerate(state.seats) if s.stage in (Stage.CHOOSING, Stage.RESOLVING))
     if state.phase is Phase.INTERLUDE and state.round == 0:
-        return frozenset(i for i, s in enumerate(state.seats) if s.objective_offer)
+        return frozenset(i for i, s in enumerate(state.seats) if s.objective_offer or _choosing_setup(s))
     if state.phase is Phase.CIV and state.civ_order and state.seats[state.civ_order[0]].stage is Stage.RESOLVING:
         return frozenset({state.civ_order[0]})
     return frozenset()
+
+
+def _choosing_setup(seat: Seat) -> bool:
+    return seat.setup_offer is not None and seat.setup_choice is None
 
 
 def depot_empty(state: State) -> bool:
@@ -227,9 +264,13 @@ def new_seat(planet: str, corp: str) -> Seat:
 
 
 def initial(players: int, options: dict[str, Any]) -> State:
-    """Every seat on KSB-4156 with Universal Coalition, before the deal."""
-    seat = new_seat(PLANET, STANDARD)
-    return State(players=players, options=dict(options), seats=(seat,) * players)
+    """Every seat on KSB-4156 with Universal Coalition, or as option ``seat_setup`` fixes, before the deal."""
+    if options.get("seat_setup"):
+        fixed = setup_choice.parse_seat_setup(options["seat_setup"], players)
+        seats = tuple(new_seat(planet, corp) for planet, corp in fixed)
+    else:
+        seats = (new_seat(PLANET, STANDARD),) * players
+    return State(players=players, options=dict(options), seats=seats)
 
 
 def deal(state: State, seed: bytes) -> list[Event]:
@@ -274,6 +315,8 @@ def deal(state: State, seed: bytes) -> list[Event]:
             mix = event_deck.random_mix(seed, state.players)
         deck_cards, rolls = event_deck.build(seed, state.players, mix)
         out += [ev.EventDeckMixed(*mix), ev.EventDeckShuffled(deck_cards, rolls)]
+    for i, (planet, corp) in enumerate(setup_choice.dealt(state.options, state.players, seed) or ()):
+        out.append(ev.SetupDealt(i, planet, corp))
     out.append(ev.CommanderChosen(rng(seed, "commander").randrange(state.players)))
     return out
 
@@ -310,15 +353,6 @@ def _use_one(pending: tuple[Benefit, ...], index: int) -> tuple[Benefit, ...]:
     return _drop(pending, index)
 
 
-def _collect(seat: Seat, square: int) -> Seat:
-    changes: dict[str, Any] = {}
-    if square in seat.meteorites:
-        changes.update(meteorites=seat.meteorites - {square}, meteorites_collected=seat.meteorites_collected + 1)
-    if square in seat.lifepods:
-        changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
-    return dataclasses.replace(seat, **changes) if changes else seat
-
-
 def _cover(seat: Seat, letters: dict[int, str]) -> Seat:
     cover = list(seat.cover)
     for square, letter in letters.items():
@@ -347,35 +381,43 @@ def _take_from_station(state: State, tile: int) -> State:
 
 def energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
     """The tracks an energy icon may advance: terrains next to the energy area holding ``squares``."""
+    currents = planet_rules(seat).currents(seat)
+
+    def energy(square: int) -> bool:
+        return seat.cover[square].lower() == "e" if seat.cover[square] else square in currents
+
     area = set()
-    frontier = [s for s in squares if seat.cover[s] and seat.cover[s].lower() == "e"]
+    frontier = [s for s in squares if seat.cover[s] and energy(s)]
     while frontier:
         square = frontier.pop()
         if square in area:
             continue
         area.add(square)
-        frontier.extend(n for n in neighbours(square) if seat.cover[n].lower() == "e" and n not in area)
+        frontier.extend(n for n in neighbours(square) if energy(n) and n not in area)
     found = set()
     for square in area:
         for n in neighbours(square):
             letter = seat.cover[n]
             if letter and letter.lower() != "e":
                 found.add(terrain_of(letter))
-    return tuple(t for t in TRACKS if t in found)
+    corp = corporation(seat)
+    return tuple(t for t in TRACKS if t in found and corp.energy_may_choose(seat, t))
 
 
-def _placement_benefits(seat: Seat, cells: dict[int, TileSquare]) -> list[tuple[Benefit, ...]]:
+def _placement_benefits(before: Seat, seat: Seat, cells: dict[int, TileSquare]) -> list[tuple[Benefit, ...]]:
     """The advances each resource icon of a just-placed tile gives (water only if a water square is on ice)."""
     planet = planets()[seat.planet]
+    corp = corporation(seat)
     out: list[tuple[Benefit, ...]] = []
     for cell in cells.values():
-        if not cell.icon:
+        if not cell.icon or not corp.placement_advances(before, seat, cell.terrain):
             continue
         if cell.terrain is Terrain.ENERGY:
-            out.append((Benefit(Kind.CHOOSE, options=energy_options(seat, list(cells)), source="energy"),))
+            if options := energy_options(seat, list(cells)):
+                out.append((Benefit(Kind.CHOOSE, options=options, source="energy"),))
         elif cell.terrain is Terrain.WATER:
-            if any(c.terrain is Terrain.WATER and s in planet.ice for s, c in cells.items()):
-                out.append((Benefit(Kind.ADVANCE, track=Terrain.WATER),) * corporation(seat).water_advances(seat))
+            if count := corp.water_count(seat, cells, planet.ice):
+                out.append((Benefit(Kind.ADVANCE, track=Terrain.WATER),) * count)
         else:
             out.append((Benefit(Kind.ADVANCE, track=cell.terrain),))
     return out
@@ -383,12 +425,12 @@ def _placement_benefits(seat: Seat, cells: dict[int, TileSquare]) -> list[tuple[
 
 def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: bool = True) -> Seat:
     position = seat.track(track)
-    top_again = position >= TOP
-    if top_again and (track is not Terrain.ROVER or not benefits):
-        return seat
-    new_position = min(TOP, position + 1)
     corp = corporation(seat)
-    space = corp.tracks()[track][new_position]
+    top_again = position >= corp.top(track)
+    if (top_again and (track is not Terrain.ROVER or not benefits)) or not corp.can_advance(seat, track):
+        return seat
+    new_position = corp.next_position(seat, track, position)
+    space = corp.spaces(track)[new_position]
     positions = list(seat.tracks)
     positions[TRACKS.index(track)] = new_position
     seat = dataclasses.replace(seat, tracks=tuple(positions))
@@ -397,6 +439,10 @@ def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: b
     gains: list[Benefit] = []
     changes: dict[str, Any] = {}
     milestones = not event_deck.milestones_blocked(state)
+    boost = synergy and not event_deck.synergy_blocked(state)
+    custom = None if top_again else corp.arrival_gains(seat, track, new_position, milestones, boost)
+    if custom is not None:
+        return dataclasses.replace(seat, pending=seat.pending + custom)
     if space.rover_moves:
         changes["moves"] = seat.moves + space.rover_moves + corp.rover_bonus(seat)
     if not top_again:
@@ -411,6 +457,7 @@ def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: b
                 gains.append(Benefit(Kind.CIV, rank=space.civ_rank))
             else:
                 changes["civ_queue"] = (*seat.civ_queue, space.civ_rank)
+            gains.extend(corp.civ_milestone_gains(seat, not event_deck.synergy_blocked(state)))
     return dataclasses.replace(seat, pending=seat.pending + tuple(gains), **changes)
 
 
@@ -473,7 +520,10 @@ def evolve(state: State, event: Event) -> State:
         case ev.LastRoundTriggered():
             return dataclasses.replace(state, last_round=True)
         case ev.DraftStarted():
-            return dataclasses.replace(state, drafted=True, seats=_all_seats(state, stage=Stage.CHOOSING))
+            started = tuple(
+                dataclasses.replace(corporation(s).round_start(s), stage=Stage.CHOOSING) for s in state.seats
+            )
+            return dataclasses.replace(state, drafted=True, seats=started)
         case ev.TilePlaced(seat=i, tile=tile, anchor=anchor, rotation=rotation, flip=flip, pending=index):
             return _evolve_tile_placed(state, i, tile, anchor, rotation, flip, index)
         case ev.TileTaken(seat=i, tile=tile):
@@ -510,26 +560,31 @@ def evolve(state: State, event: Event) -> State:
             rovers = list(seat.rovers)
             rovers[rover] = square
             seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, index))
-            return _put(state, i, _collect(seat, square))
+            return _put(state, i, corporation(seat).rover_arrives(seat, None, square))
         case ev.RoverMoved(seat=i, rover=rover, square=square) | ev.RoverTeleported(seat=i, rover=rover, square=square):
             seat = state.seats[i]
             rovers = list(seat.rovers)
+            start = rovers[rover]
             rovers[rover] = square
             if isinstance(event, ev.RoverMoved):
                 seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - 1)
             else:
                 seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, event.pending))
-            return _put(state, i, _collect(seat, square))
+            return _put(state, i, corporation(seat).rover_arrives(seat, start, square))
         case ev.PatchPlaced(seat=i, square=square, pending=index):
             seat = state.seats[i]
             final = seat.pending[index].final
             seat = dataclasses.replace(
                 seat, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches - (1 if final else 0)
             )
-            return _put(state, i, _cover(seat, {square: "p"}))
+            if seat.cover[square] and square in seat.meteorites:
+                seat = dataclasses.replace(seat, meteorites=seat.meteorites - {square})
+            seat = _cover(seat, {square: "p"})
+            return _put(state, i, seat if final else corporation(seat).patch_used(seat))
         case ev.PatchStored(seat=i, pending=index):
             seat = state.seats[i]
-            return _seat(state, i, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches + 1)
+            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches + 1)
+            return _put(state, i, corporation(seat).patch_used(seat))
         case ev.CivPileShown(seat=i, rank=rank):
             seat = state.seats[i]
             marked = tuple(
@@ -575,9 +630,10 @@ def evolve(state: State, event: Event) -> State:
                 state, phase=Phase.CIV, civ_order=order, seats=_all_seats(state, stage=Stage.IDLE)
             )
         case ev.CivSlotStarted(seat=i):
-            seat = state.seats[i]
+            seat = corporation(state.seats[i]).round_start(state.seats[i])
             picks = tuple(Benefit(Kind.CIV, rank=rank) for rank in seat.civ_queue)
-            return _seat(state, i, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
+            seat = dataclasses.replace(seat, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
+            return _put(state, i, seat)
         case ev.RoundEnded(commander=commander):
             return dataclasses.replace(
                 state,
@@ -591,7 +647,9 @@ def evolve(state: State, event: Event) -> State:
         case ev.EndGameTurnStarted():
             seats = []
             for seat in state.seats:
+                seat = corporation(seat).round_start(seat)
                 gains = [Benefit(Kind.PATCH, final=True)] * seat.stored_patches
+                gains.extend(corporation(seat).end_game_gains(seat))
                 used = list(seat.end_cards_used)
                 for card in seat.hand:
                     if civ_cards()[card].kind == "medals_and_advance" and card not in used:
@@ -602,7 +660,7 @@ def evolve(state: State, event: Event) -> State:
                         seat,
                         pending=tuple(gains),
                         end_cards_used=tuple(used),
-                        stage=Stage.RESOLVING if gains else Stage.DONE,
+                        stage=Stage.RESOLVING if gains or seat.moves else Stage.DONE,
                     )
                 )
             return dataclasses.replace(state, phase=Phase.END_GAME, ending=True, seats=tuple(seats))
@@ -618,6 +676,26 @@ def _evolve_modules(state: State, event: Event) -> State:
     match event:
         case ev.PrivateObjectivesDealt(seat=i, cards=cards):
             return _seat(state, i, objective_offer=cards)
+        case ev.SetupDealt(seat=i, planet=planet, corporation=corp):
+            return _seat(state, i, setup_offer=(planet, corp))
+        case ev.SetupChosen(seat=i, planet=planet, corporation=corp):
+            return _seat(state, i, setup_choice=(planet, corp))
+        case ev.SetupRevealed(choices=picked):
+            seats = []
+            for seat, (planet, corp) in zip(state.seats, picked, strict=True):
+                fresh = new_seat(planet, corp)
+                seats.append(
+                    dataclasses.replace(
+                        seat,
+                        planet=planet,
+                        corporation=corp,
+                        lifepods=fresh.lifepods,
+                        rovers=fresh.rovers,
+                        setup_offer=None,
+                        setup_choice=None,
+                    )
+                )
+            return dataclasses.replace(state, seats=tuple(seats))
         case ev.ObjectiveDeckStacked(cards=cards):
             return dataclasses.replace(state, objective_deck=cards)
         case ev.EventDeckMixed(green=green, orange=orange, red=red):
@@ -661,7 +739,7 @@ def _evolve_modules(state: State, event: Event) -> State:
         case ev.TrackRegressed(seat=i, track=track, steps=steps, pending=index):
             seat = state.seats[i]
             positions = list(seat.tracks)
-            positions[TRACKS.index(track)] -= steps
+            positions[TRACKS.index(track)] = corporation(seat).regress_to(seat, track, steps)
             return _seat(state, i, tracks=tuple(positions), pending=_drop(seat.pending, index))
         case ev.AlternativePicked(seat=i, pending=index, option=option):
             seat = state.seats[i]
@@ -682,8 +760,12 @@ def _evolve_modules(state: State, event: Event) -> State:
                 i,
                 meteorites=seat.meteorites - {square},
                 meteorites_collected=seat.meteorites_collected + 1,
-                pending=_use_one(seat.pending, index),
+                pending=_use_one(seat.pending, index) + corporation(seat).meteorite_gains(seat),
             )
+        case ev.PowerUsed(seat=i, level=level):
+            seat = state.seats[i]
+            seat = dataclasses.replace(seat, powers_used=(*seat.powers_used, level))
+            return _put(state, i, corporation(seat).use_action(seat, level))
         case ev.RoverDestroyed(seat=i, rover=rover, pending=index):
             seat = state.seats[i]
             rovers = list(seat.rovers)
@@ -730,13 +812,16 @@ def _evolve_tile_placed(
     letters = {s: (c.terrain.letter.upper() if c.icon else c.terrain.letter) for s, c in cells.items()}
     symbols = {s for s, c in cells.items() if c.meteor}
     meteor = symbols if corporation(seat).meteor_symbols_land(seat) else set()
-    seat = _cover(seat, letters)
-    groups = _placement_benefits(seat, cells) if resources else []
+    before, seat = seat, _cover(seat, letters)
+    groups = _placement_benefits(before, seat, cells) if resources else []
     gains: list[Benefit] = []
     if len(groups) > 1 and event_deck.one_resource_only(state):
         gains.append(Benefit(Kind.SELECT, alternatives=tuple(groups)))
     else:
         gains.extend(b for group in groups for b in group)
+    if resources:
+        synergy = not event_deck.synergy_blocked(state)
+        gains.extend(corporation(seat).placement_extras(seat, cells, planets()[seat.planet].ice, synergy))
     if index is None and event_deck.deploys_on_placed_tile(state):
         gains.append(Benefit(Kind.DEPLOY))
     seat = dataclasses.replace(
@@ -763,13 +848,18 @@ def _next_automatic(state: State) -> Event | None:
             if not possible(state, i, benefit):
                 return ev.BenefitLost(i, index)
             if benefit.kind is Kind.CIV and not benefit.shown:
-                return ev.CivPileShown(i, benefit.rank, state.civ_piles[benefit.rank - 1])
+                return ev.CivPileShown(i, benefit.rank, civ_choices(state, state.seats[i], benefit))
             if benefit.kind is Kind.DRAW:
                 return ev.ObjectiveDrawn(i, state.objective_deck[0], index)
             if benefit.kind is Kind.PEEK:
                 return ev.NextEventPeeked(i, state.event_deck[0], index)
-    if phase is Phase.INTERLUDE and state.round == 0 and any(s.objective_offer for s in state.seats):
-        return None
+    if phase is Phase.INTERLUDE and state.round == 0:
+        if any(_choosing_setup(s) for s in state.seats):
+            return None
+        if any(s.setup_choice for s in state.seats):
+            return ev.SetupRevealed(tuple(s.setup_choice or (s.planet, s.corporation) for s in state.seats))
+        if any(s.objective_offer for s in state.seats):
+            return None
     if phase is Phase.EVENT:
         for i in _resolving(state):
             if not state.seats[i].pending and not state.seats[i].moves:
@@ -883,6 +973,10 @@ def decide(state: State, seat_index: int, move: Move) -> list[Event]:
         raise NotYourTurnError(f"seat {seat_index} has nothing to do now")
     seat = state.seats[seat_index]
     a = move.action
+    if a is Action.SETUP:
+        return [_setup(seat_index, seat, move)]
+    if _choosing_setup(seat) and not seat.objective_offer:
+        raise IllegalMoveError("first choose your planet and corporation (setup <planet> <corporation>)")
     if seat.objective_offer:
         if a is not Action.REJECT:
             raise IllegalMoveError("first reject one of the objective cards you were dealt")
@@ -898,11 +992,27 @@ def decide(state: State, seat_index: int, move: Move) -> list[Event]:
             return [_place(state, seat_index, move, None)]
         if a is Action.TAKE:
             return [_take(state, seat_index, move)]
+        if a is Action.POWER:
+            return _do_power(state, seat_index, move)
+        if a is Action.ROVER and seat.moves > 0:
+            return _do_rover(state, seat_index, move)
         raise IllegalMoveError("first choose a tile from your depot and place it")
     handler = _HANDLERS.get(a)
     if handler is None:
         raise IllegalMoveError(f"{a.value} is not possible now")
     return handler(state, seat_index, move)
+
+
+def _setup(i: int, seat: Seat, move: Move) -> Event:
+    if not _choosing_setup(seat):
+        raise IllegalMoveError("you have no setup choice to make")
+    assert seat.setup_offer is not None and move.planet is not None and move.corporation is not None
+    planet = setup_choice.planet_slug(move.planet) or move.planet
+    corp = setup_choice.corporation_slug(move.corporation) or move.corporation
+    allowed = setup_choice.choices(seat.setup_offer)
+    if (planet, corp) not in allowed:
+        raise IllegalMoveError("choose one of: " + ", ".join(f"setup {p} {c}" for p, c in allowed))
+    return ev.SetupChosen(i, planet, corp)
 
 
 def _place(state: State, i: int, move: Move, pending: int | None) -> Event:
@@ -913,15 +1023,21 @@ def _place(state: State, i: int, move: Move, pending: int | None) -> Event:
     if cells is None:
         raise IllegalMoveError("the tile would leave the planet")
     seat = state.seats[i]
+    if not corporation(seat).tile_allowed(seat, move.tile):
+        raise IllegalMoveError("you used tech 1 this turn: take a tile with civ terrain")
     mask = mask_of(cells)
     if mask & ~planets()[seat.planet].mask:
         raise IllegalMoveError("every square of the tile must be on a grid square of the planet")
     if mask & seat.covered:
         raise IllegalMoveError("the tile would overlap a tile or patch")
+    if corporation(seat).free_tile(seat, move.tile):
+        return ev.TilePlaced(i, move.tile, move.square, move.rotation, move.flip, pending)
     if not mask & contact_mask(state, seat):
         if seat.covered == 0:
-            raise IllegalMoveError("your first tile must cover an edge square")
+            raise IllegalMoveError(f"your first tile must cover {planet_rules(seat).first_squares}")
         raise IllegalMoveError("the tile must touch a tile or patch already on your planet")
+    if not planet_rules(seat).allows_tile(seat, move.tile, move.square, move.rotation, move.flip, mask):
+        raise IllegalMoveError(f"{planets()[seat.planet].name} forbids that placement")
     rule = tile_rule(state, i)
     if rule is not None and not rule(seat, move.tile, move.square, move.rotation, move.flip, mask):
         card = event_deck.card_of(state)
@@ -965,11 +1081,14 @@ def _do_choose(state: State, i: int, move: Move) -> list[Event]:
     if track not in choice_tracks(seat, benefit):
         raise IllegalMoveError(f"{track} is not one of the tracks you may choose: {benefit.describe()}")
     out: list[Event] = [ev.TrackAdvanced(i, track, index, benefits=benefit.benefits)]
-    position = seat.track(track)
+    corp = corporation(seat)
+    position = corp.next_position(seat, track, seat.track(track))
     for _ in range(benefit.steps - 1):
-        if (track is not Terrain.ROVER or not benefit.benefits) and position + 1 >= TOP:
+        if (track is not Terrain.ROVER or not benefit.benefits) and position >= corp.top(track):
             break
-        position += 1
+        if not corp.can_advance(dataclasses.replace(seat, tracks=_at(seat, track, position)), track):
+            break
+        position = corp.next_position(seat, track, position)
         out.append(ev.TrackAdvanced(i, track, None, benefits=benefit.benefits))
     return out
 
@@ -994,10 +1113,17 @@ def _do_rover(state: State, i: int, move: Move) -> list[Event]:
     if seat.moves <= 0:
         raise IllegalMoveError("you have no rover movement left")
     assert move.square is not None
-    if move.square not in set(neighbours(seat.rovers[rover])) or move.square not in planets()[seat.planet].squares:
+    jump = move.square in corporation(seat).rover_jumps(seat, seat.rovers[rover])
+    if not jump and (
+        move.square not in set(neighbours(seat.rovers[rover])) or move.square not in planets()[seat.planet].squares
+    ):
         raise IllegalMoveError("a rover steps onto an orthogonally adjacent grid square")
     if move.square in seat.rovers:
         raise IllegalMoveError("another rover is on that square")
+    if not corporation(seat).rover_may_enter(seat, seat.rovers[rover], move.square):
+        raise IllegalMoveError("a rover carrying a meteorite cannot enter a square with a meteorite")
+    if not jump and not planet_rules(seat).rover_may_step(seat, seat.rovers[rover], move.square):
+        raise IllegalMoveError(f"{planets()[seat.planet].name} closes that step to rovers")
     if not event_deck.rover_may_enter(state, seat, move.square):
         raise IllegalMoveError("this round's event closes that terrain to rovers")
     return [ev.RoverMoved(i, rover, move.square)]
@@ -1010,6 +1136,8 @@ def _do_teleport(state: State, i: int, move: Move) -> list[Event]:
     assert move.square is not None
     if move.square not in planets()[seat.planet].squares or move.square in seat.rovers:
         raise IllegalMoveError("the rover must land on a grid square without a rover")
+    if not corporation(seat).rover_may_enter(seat, seat.rovers[rover], move.square):
+        raise IllegalMoveError("a rover carrying a meteorite cannot land on a square with a meteorite")
     return [ev.RoverTeleported(i, rover, move.square, index)]
 
 
@@ -1036,14 +1164,28 @@ def _do_civ(state: State, i: int, move: Move) -> list[Event]:
     card = civ_cards().get(move.card)
     if card is None:
         raise IllegalMoveError(f"there is no civ card {move.card}")
-    index = _find(seat, Kind.CIV, rank=card.rank)
-    if move.card not in state.civ_piles[card.rank - 1]:
-        raise IllegalMoveError(f"civ card {move.card} is not in the rank {card.rank} pile")
+    picks = [n for n, b in enumerate(seat.pending) if b.kind is Kind.CIV]
+    if not picks:
+        raise IllegalMoveError("you have no pending civ card benefit")
+    index = next((n for n in picks if move.card in civ_choices(state, seat, seat.pending[n])), None)
+    if index is None:
+        raise IllegalMoveError(f"civ card {move.card} is not one you may take now")
     out: list[Event] = [ev.CivCardTaken(i, card.rank, card.id, index)]
     if card.kind == "raise_all_trackers_to":
         for track in TRACKS:
-            out.extend(ev.TrackAdvanced(i, track, None, False) for _ in range(seat.track(track), CIV_RAISE_TO))
+            position, corp = seat.track(track), corporation(seat)
+            while position < CIV_RAISE_TO and can_advance(
+                dataclasses.replace(seat, tracks=_at(seat, track, position)), track
+            ):
+                out.append(ev.TrackAdvanced(i, track, None, False))
+                position = corp.next_position(seat, track, position)
     return out
+
+
+def _at(seat: Seat, track: Terrain, position: int) -> tuple[int, ...]:
+    positions = list(seat.tracks)
+    positions[TRACKS.index(track)] = position
+    return tuple(positions)
 
 
 def _target(seat: Seat, kind: Kind, square: int | None) -> tuple[int, Benefit]:
@@ -1152,6 +1294,24 @@ def _do_confirm(state: State, i: int, move: Move) -> list[Event]:
     return [ev.TurnConfirmed(i)]
 
 
+def power_levels(state: State, i: int) -> tuple[int, ...]:
+    """The tech powers seat ``i`` may use now as ``power`` moves."""
+    seat = state.seats[i]
+    corp = corporation(seat)
+    placeable: tuple[int, ...] = ()
+    if seat.stage is Stage.CHOOSING:
+        if not corp.acts_while_choosing:
+            return ()
+        placeable = tuple(t for t in offered(state, i) if can_place(state, i, t))
+    return corp.actions(seat, placeable)
+
+
+def _do_power(state: State, i: int, move: Move) -> list[Event]:
+    if move.level not in power_levels(state, i):
+        raise IllegalMoveError(f"tech {move.level} is not a power you may use now (once per round, once unlocked)")
+    return [ev.PowerUsed(i, move.level)]
+
+
 def _not_now(state: State, i: int, move: Move) -> list[Event]:
     raise IllegalMoveError(f"{move.action.value} is only possible when choosing your tile")
 
@@ -1177,10 +1337,31 @@ _HANDLERS = {
     Action.METEORITE: _do_meteorite,
     Action.REJECT: _do_reject,
     Action.EMPTY: _do_empty,
+    Action.POWER: _do_power,
 }
 
 
 # --- Legal moves --------------------------------------------------------------
+
+
+def _rover_moves(state: State, seat: Seat) -> Iterator[Move]:
+    if seat.moves <= 0:
+        return
+    grid = planets()[seat.planet].squares
+    corp = corporation(seat)
+    for rover, at in enumerate(seat.rovers):
+        if at < 0:
+            continue
+        jumps = corp.rover_jumps(seat, at)
+        for n in sorted(set(neighbours(at)) | jumps):
+            if (
+                n in grid
+                and n not in seat.rovers
+                and event_deck.rover_may_enter(state, seat, n)
+                and (n in jumps or planet_rules(seat).rover_may_step(seat, at, n))
+                and corp.rover_may_enter(seat, at, n)
+            ):
+                yield Move(Action.ROVER, rover=rover, square=n)
 
 
 def legal_moves(state: State, i: int) -> Iterator[Move]:
@@ -1188,8 +1369,14 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
     if i not in to_act(state):
         return
     seat = state.seats[i]
+    if _choosing_setup(seat):
+        assert seat.setup_offer is not None
+        for planet, corp in setup_choice.choices(seat.setup_offer):
+            yield Move(Action.SETUP, planet=planet, corporation=corp)
     if seat.objective_offer:
         yield from (Move(Action.REJECT, card=c) for c in seat.objective_offer)
+        return
+    if _choosing_setup(seat):
         return
     if state.phase is Phase.ROTATION:
         yield from (Move(Action.ROTATE, rotation=r) for r in range(6))
@@ -1202,6 +1389,8 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
                 yield Move(Action.PLACE, tile=tile, square=anchor, rotation=rotation, flip=flip)
         if not found:
             yield from (Move(Action.TAKE, tile=t) for t in offered(state, i))
+        yield from (Move(Action.POWER, level=level) for level in power_levels(state, i))
+        yield from _rover_moves(state, seat)
         return
     seen: set[tuple[Kind, Any]] = set()
     for index, b in enumerate(seat.pending):
@@ -1232,7 +1421,7 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
                 seen.add((Kind.PATCH, "store"))
                 yield Move(Action.STORE)
         elif k is Kind.CIV:
-            yield from (Move(Action.CIV, card=c) for c in state.civ_piles[b.rank - 1])
+            yield from (Move(Action.CIV, card=c) for c in civ_choices(state, seat, b))
         elif k in (Kind.COLLECT, Kind.DESTROY):
             action = Action.COLLECT if k is Kind.COLLECT else Action.DESTROY
             yield from (Move(action, square=s) for s in targets(seat, b))
@@ -1241,9 +1430,14 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
             yield from (Move(Action.CLEAR, line=line) for line in lines)
         elif k is Kind.TELEPORT:
             squares = sorted(planets()[seat.planet].squares - set(seat.rovers))
+            board = corporation(seat)
             for rover, at in enumerate(seat.rovers):
                 if at >= 0:
-                    yield from (Move(Action.TELEPORT, rover=rover, square=s) for s in squares)
+                    yield from (
+                        Move(Action.TELEPORT, rover=rover, square=s)
+                        for s in squares
+                        if board.rover_may_enter(seat, at, s)
+                    )
         elif k is Kind.PLACE:
             for tile in offered(state, i):
                 for anchor, rotation, flip in tile_placements(state, i, tile):
@@ -1260,12 +1454,7 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
             yield from (Move(Action.REJECT, card=c) for c in seat.private_objectives)
         elif k is Kind.EMPTY:
             yield from (Move(Action.EMPTY, stack=s) for s in depot(state, i) if state.stacks[s])
-    if seat.moves > 0:
-        grid = planets()[seat.planet].squares
-        for rover, at in enumerate(seat.rovers):
-            if at >= 0:
-                for n in neighbours(at):
-                    if n in grid and n not in seat.rovers and event_deck.rover_may_enter(state, seat, n):
-                        yield Move(Action.ROVER, rover=rover, square=n)
+    yield from _rover_moves(state, seat)
+    yield from (Move(Action.POWER, level=level) for level in power_levels(state, i))
     if all(b.optional for b in seat.pending):
         yield Move(Action.CONFIRM)

@@ -11,7 +11,6 @@ from .board import neighbours, terrain_of
 from .data import (
     PRIVATE_OBJECTIVE_MEDALS,
     SIZE,
-    TOP,
     TRACKS,
     Metric,
     PrivateObjective,
@@ -22,6 +21,7 @@ from .data import (
     private_objectives,
 )
 from .model import Seat, State
+from .planets import planet_rules
 
 SPACE_CITIZEN_DECREE = 28
 COMMERCE = {0: 0, 1: 1, 2: 3, 3: 6, 4: 10}
@@ -34,15 +34,19 @@ def _terrain_at(seat: Seat, square: int) -> Terrain | None:
 
 
 def planet_medals(seat: Seat) -> int:
-    """Medals of every row and column whose grid squares are all covered and that hold no meteorite."""
+    """Medals of every row and column whose grid squares are all covered (Petra: uncovered currents
+    count) and that hold no meteorite, plus the planet's own medals (Gaia cities, Cerberus sub-planets)."""
     planet = planets()[seat.planet]
+    rules = planet_rules(seat)
+    currents = rules.currents(seat)
     total = 0
     for line in range(2 * SIZE):
         squares = [(line * SIZE + k if line < SIZE else k * SIZE + line - SIZE) for k in range(SIZE)]
         squares = [s for s in squares if s in planet.squares]
-        if squares and all(seat.cover[s] for s in squares) and not any(s in seat.meteorites for s in squares):
+        filled = all(seat.cover[s] or s in currents for s in squares)
+        if squares and filled and not any(s in seat.meteorites for s in squares):
             total += planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
-    return total
+    return total + rules.bonus_medals(seat)
 
 
 def track_medals(seat: Seat) -> dict[str, int]:
@@ -118,7 +122,7 @@ def metric(seat: Seat, metric: Metric, terrain: Terrain | None) -> int:
         assert terrain is not None
         return len(areas(seat, terrain))
     if metric is Metric.TRACKS_AT_TOP:
-        return sum(1 for t in TRACKS if seat.track(t) >= TOP)
+        return sum(1 for t in TRACKS if seat.track(t) >= powers.corporation(seat).top(t))
     if metric is Metric.METEORITES:
         return seat.meteorites_collected
     if metric is Metric.LIFEPODS:
@@ -127,12 +131,16 @@ def metric(seat: Seat, metric: Metric, terrain: Terrain | None) -> int:
 
 
 def has_rectangle(seat: Seat, terrain: Terrain, height: int, width: int) -> bool:
-    """Whether a ``height`` x ``width`` block of squares is entirely of ``terrain``."""
+    """Whether a ``height`` x ``width`` block of squares is entirely of ``terrain`` (Petra's uncovered
+    currents are energy)."""
+    currents = planet_rules(seat).currents(seat) if terrain is Terrain.ENERGY else frozenset()
+
+    def matches(square: int) -> bool:
+        return _terrain_at(seat, square) is terrain or square in currents
+
     for top in range(SIZE - height + 1):
         for left in range(SIZE - width + 1):
-            if all(
-                _terrain_at(seat, (top + r) * SIZE + left + c) is terrain for r in range(height) for c in range(width)
-            ):
+            if all(matches((top + r) * SIZE + left + c) for r in range(height) for c in range(width)):
                 return True
     return False
 
@@ -153,13 +161,16 @@ def _area_with_icons(seat: Seat, card: PrivateObjective) -> bool:
 
 def _no_uncovered(seat: Seat, ice: bool) -> bool:
     planet = planets()[seat.planet]
-    return all(seat.cover[s] for s in planet.squares if (s in planet.ice) is ice)
+    currents = frozenset() if ice else planet_rules(seat).currents(seat)
+    return all(seat.cover[s] or s in currents for s in planet.squares if (s in planet.ice) is ice)
 
 
 PRIVATE_CONDITIONS: dict[str, Callable[[Seat, PrivateObjective], bool]] = {
     "rectangle_of_terrain": _rectangle,
     "one_area_with_resource_icons": _area_with_icons,
-    "tracker_at_maximum": lambda seat, card: seat.track(Terrain(card.params["track"])) >= TOP,
+    "tracker_at_maximum": lambda seat, card: (
+        seat.track(Terrain(card.params["track"])) >= powers.corporation(seat).top(Terrain(card.params["track"]))
+    ),
     "resource_icons_on_planet_at_most": lambda seat, card: (
         metric(seat, Metric.ICONS_ON_PLANET, card.terrain) <= int(card.params["max"])
     ),

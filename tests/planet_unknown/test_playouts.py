@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from domain.contract import decode_event, encode_event, fold
 from domain.planet_unknown import GAME, bots
-from domain.planet_unknown.data import TOP, TRACKS, planets
+from domain.planet_unknown.data import TRACKS, planets
 from domain.planet_unknown.model import State
+from domain.planet_unknown.powers import CORPORATIONS
 
 from .helpers import start
 
@@ -23,12 +24,14 @@ def check_invariants(state: State) -> None:
     cards = [c for p in state.civ_piles for c in p] + list(state.civ_aside) + [c for s in state.seats for c in s.hand]
     assert sorted(cards) == list(range(1, 37))
     for seat in state.seats:
-        assert all(0 <= p <= TOP for p in seat.tracks) and len(seat.tracks) == len(TRACKS)
+        corp = CORPORATIONS[seat.corporation]
+        assert all(0 <= p <= corp.top(t) for t, p in zip(TRACKS, seat.tracks, strict=True))
+        assert len(seat.tracks) == len(TRACKS)
         grid = planets()[seat.planet].squares
         covered = {s for s, x in enumerate(seat.cover) if x}
         assert covered <= grid and sum(1 << s for s in covered) == seat.covered
         assert seat.lifepods <= grid - covered
-        assert seat.meteorites <= covered
+        assert seat.meteorites <= covered or seat.corporation == "horizon-group", "Horizon drags meteorites"
         on_planet = [r for r in seat.rovers if r >= 0]
         assert len(on_planet) == len(set(on_planet)) and set(on_planet) <= grid - covered | covered
         assert seat.moves >= 0 and seat.stored_patches >= 0

@@ -1,0 +1,82 @@
+"""Horizon Group: four rovers that carry meteorites home to rover icons."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from ..data import Space, Terrain, corporation_tracks, tiles
+from ..model import Benefit, Kind, Seat, Stage
+from ..powers import Corporation, register
+
+CARRIED = "carried"
+"""``what`` of the tech 4 ``destroy`` benefit: the meteorite a rover on water carries."""
+
+
+def carrying(seat: Seat) -> list[int]:
+    """The squares of the rovers that carry a meteorite (a Horizon rover on a meteorite carries it)."""
+    return [r for r in seat.rovers if r >= 0 and r in seat.meteorites]
+
+
+class HorizonGroup(Corporation):
+    """Four rovers and a rover track up to 5 movement (data). A rover does not collect a meteorite
+    on contact: it picks it up (one per rover; a carrying rover cannot enter another meteorite's
+    square) and the meteorite travels with it, still on the planet, until the rover stands on a
+    rover resource icon, where it is collected.
+
+    Techs: 1 a tile with a rover icon skips every placement check except free grid squares (BGA);
+    2 at each reset point, 1 movement per carrying rover; 3 a biomass patch per meteorite collected;
+    4 a carrying rover arriving on water terrain may destroy its meteorite; 5 once per round,
+    advance the rover tracker (``power 5``).
+    """
+
+    slug = "horizon-group"
+    rovers = 4
+
+    def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
+        return corporation_tracks(self.slug)
+
+    def free_tile(self, seat: Seat, tile: int) -> bool:
+        if self.tech_level(seat) < 1:
+            return False
+        return any(s.icon and s.terrain is Terrain.ROVER for s in tiles()[tile].squares)
+
+    def rover_may_enter(self, seat: Seat, start: int, end: int) -> bool:
+        return not (start in seat.meteorites and end in seat.meteorites)
+
+    def rover_arrives(self, seat: Seat, start: int | None, square: int) -> Seat:
+        changes: dict[str, Any] = {}
+        meteorites = seat.meteorites
+        if start is not None and start in meteorites:
+            meteorites = (meteorites - {start}) | {square}
+        gains: tuple[Benefit, ...] = ()
+        if square in meteorites:
+            if seat.cover[square] == "R":
+                meteorites = meteorites - {square}
+                changes["meteorites_collected"] = seat.meteorites_collected + 1
+                gains = self.meteorite_gains(seat)
+            elif self.tech_level(seat) >= 4 and seat.cover[square].lower() == "w":
+                gains = (Benefit(Kind.DESTROY, what=CARRIED),)
+        if square in seat.lifepods:
+            changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
+        return dataclasses.replace(seat, meteorites=meteorites, pending=seat.pending + gains, **changes)
+
+    def meteorite_gains(self, seat: Seat) -> tuple[Benefit, ...]:
+        return (Benefit(Kind.PATCH),) if self.tech_level(seat) >= 3 else ()
+
+    def round_start(self, seat: Seat) -> Seat:
+        seat = super().round_start(seat)
+        bonus = len(carrying(seat)) if self.tech_level(seat) >= 2 else 0
+        return dataclasses.replace(seat, moves=seat.moves + bonus) if bonus else seat
+
+    def actions(self, seat: Seat, placeable: tuple[int, ...]) -> tuple[int, ...]:
+        usable = self.tech_level(seat) >= 5 and 5 not in seat.powers_used and seat.stage is Stage.RESOLVING
+        return (5,) if usable else ()
+
+    def use_action(self, seat: Seat, level: int) -> Seat:
+        assert level == 5
+        return dataclasses.replace(seat, pending=(*seat.pending, Benefit(Kind.ADVANCE, track=Terrain.ROVER)))
+
+
+register(HorizonGroup())
