@@ -1,29 +1,35 @@
-"""Built-in bots: ``random`` and ``greedy``.
+"""Built-in bots: ``random``, ``greedy`` and ``search``.
 
 Each takes ``(state, seat, rng, think_ms)`` and returns a legal turn of ``seat`` in
-SDG notation. Everything in Homeworlds is public, so both read the whole table.
+SDG notation. Everything in Homeworlds is public, so they read the whole table.
+Given the same state and an ``rng`` in the same state they choose the same turn
+(as long as the clock does not cut them short; see :mod:`~domain.homeworlds.search`).
 """
 
 from __future__ import annotations
 
 import itertools
 import random as _random
-import time
 
 from domain.contract import JSON
 
 from .game import HomeworldsState
-from .movegen import successors, winning_turn
+from .movegen import successors
 from .notation import Turn
 from .position import Position
+from .search import greedy_turn, search_turn
 
 SAMPLE = 2000
-"""How many turns (the shortest first) a bot looks at."""
+"""How many turns (the shortest first) ``random`` picks from."""
+
+
+def _check(state: HomeworldsState, seat: int) -> None:
+    if state.outcome is not None or state.position.to_move != seat:
+        raise ValueError(f"seat {seat} has no move now")
 
 
 def _candidates(state: HomeworldsState, seat: int) -> list[tuple[Turn, Position]]:
-    if state.outcome is not None or state.position.to_move != seat:
-        raise ValueError(f"seat {seat} has no move now")
+    _check(state, seat)
     return list(itertools.islice(successors(state.position, state.rules), SAMPLE))
 
 
@@ -35,18 +41,29 @@ def random(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int
 
 
 def greedy(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int = 1000) -> JSON:
-    """Win now if possible; otherwise a random turn after which the opponent cannot win at once."""
-    deadline = time.monotonic() + think_ms / 1000
-    if state.position.has_set_up(seat):
-        win = winning_turn(state.position, state.rules)
-        if win is not None:
-            return str(win)
-    found = _candidates(state, seat)
-    safe = [(turn, reached) for turn, reached in found if seat not in reached.losers()]
-    rng.shuffle(safe)
-    for turn, reached in safe:
-        if time.monotonic() > deadline:
-            break
-        if not reached.has_set_up(reached.to_move) or winning_turn(reached, state.rules) is None:
-            return str(turn)
-    return str((safe or found)[0][0])
+    """One turn ahead: win at once if possible, else the best-evaluated safe turn.
+
+    The setup turn maximises :func:`~domain.homeworlds.evaluation.setup_score`. Later,
+    a winning turn is taken if there is one; otherwise the first few thousand turns
+    are ranked by :func:`~domain.homeworlds.evaluation.evaluate` (material, access
+    to the four powers, home defence, catastrophe risk at home and pressure on the
+    enemy homeworld; see that module for the terms and why), and the best one after
+    which the opponent has no winning turn is played. If every checked turn allows
+    a win, the best-ranked one is played anyway. ``think_ms`` only stops the
+    safety checks early on a slow machine.
+    """
+    _check(state, seat)
+    return str(greedy_turn(state.position, state.rules, rng, think_ms, state.turn))
+
+
+def search(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
+    """Two turns ahead within ``think_ms``: the turn whose worst enemy reply evaluates best.
+
+    Wins at once if it can; otherwise candidates, best-evaluated first, are scored by
+    the enemy's best reply (all replies generated, so enemy wins are seen), with
+    alpha-beta cut-offs, until the budget less a margin is spent; falls back to the
+    ``greedy`` choice if no candidate was searched. See
+    :func:`~domain.homeworlds.search.search_turn`.
+    """
+    _check(state, seat)
+    return str(search_turn(state.position, state.rules, rng, think_ms, state.turn))

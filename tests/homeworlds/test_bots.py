@@ -1,0 +1,105 @@
+"""The built-in bots: wins they must find, losses they must avoid, legality, budget, determinism."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from domain import contract
+from domain.homeworlds import GAME, HomeworldsState, Outcome, Position, Rules, Turn, bots, play, winning_turn
+from domain.homeworlds.evaluation import WIN, evaluate, pressure_at
+
+from .shared import GAMES, puzzle_positions, reference
+
+WINNING_PUZZLES = [p for p in puzzle_positions() if p[2]] if GAMES.exists() else [("reference pack", "", True, None)]
+
+# Player 2's r3 sits in player 1's homeworld next to its only ship, a g1: passing loses at once.
+THREATENED = "<0>; Alpha(0,b1y2)g1-r3; Beta(1,y3g3)-g1"
+
+
+def state_of(text: str) -> HomeworldsState:
+    return HomeworldsState(Position.from_text(text), Rules())
+
+
+def test_the_bots_are_registered() -> None:
+    assert set(GAME.bots) == {"random", "greedy", "search"}
+
+
+@pytest.mark.parametrize("puzzle", WINNING_PUZZLES, ids=lambda p: p[0])
+def test_greedy_wins_every_official_win_in_one(puzzle: tuple[str, str, bool, str | None]) -> None:
+    reference("puzzles.md")
+    name, text, _, _ = puzzle
+    state = state_of(text)
+    move = bots.greedy(state, 0, random.Random(1), 1000)
+    assert isinstance(move, str)
+    assert play(state.position, Turn.parse(move)).outcome() == Outcome(0), name
+
+
+def test_there_are_51_official_wins() -> None:
+    reference("puzzles.md")
+    assert len(WINNING_PUZZLES) == 51
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_no_move_into_an_immediate_loss_when_avoidable(name: str) -> None:
+    state = state_of(THREATENED)
+    assert winning_turn(play(state.position, Turn.parse("pass"))) is not None
+    move = GAME.bots[name](state, 0, random.Random(3), 500)
+    assert isinstance(move, str)
+    reached = play(state.position, Turn.parse(move))
+    assert reached.outcome() is None
+    assert winning_turn(reached) is None
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_deterministic_given_the_rng(name: str) -> None:
+    state = state_of("<0>; Alpha(0,y3b1)r2g1g3-; Beta(1,y3b2)-g1g2g3; Gamma(r1)-y1; Delta(b2)g2-")
+    moves = {GAME.bots[name](state, 0, random.Random(7), 1000) for _ in range(3)}
+    assert len(moves) == 1
+
+
+def play_some(first: str, second: str, plies: int, think_ms: int, seed: int) -> list[tuple[str, float]]:
+    """Plies of a game between two bots from the start; each move with the bot's time, in seconds."""
+    state = GAME.initial(2, {})
+    rng = random.Random(seed)
+    seated = (first, second)
+    timed = []
+    for _ in range(plies):
+        if state.outcome is not None:
+            break
+        seat = state.position.to_move
+        started = time.perf_counter()
+        move = GAME.bots[seated[seat]](state, seat, rng, think_ms)
+        elapsed = time.perf_counter() - started
+        state = contract.fold(GAME, state, GAME.decide(state, seat, move))
+        timed.append((seated[seat], elapsed))
+    return timed
+
+
+def test_search_plays_legal_turns_within_its_budget() -> None:
+    for seed in (1, 2):
+        timed = play_some("search", "greedy", 30, 100, seed)
+        times = [elapsed for name, elapsed in timed if name == "search"]
+        assert times
+        assert max(times) < 0.12  # 100 ms, with slack for a busy machine
+
+
+def test_greedy_beats_random_in_a_short_game() -> None:
+    state = GAME.initial(2, {})
+    rng = random.Random(11)
+    seats = ("greedy", "random")
+    while state.outcome is None:
+        seat = state.position.to_move
+        state = contract.fold(GAME, state, GAME.decide(state, seat, GAME.bots[seats[seat]](state, seat, rng, 100)))
+    assert state.outcome.winners == (0,)
+
+
+def test_evaluation_is_antisymmetric_and_decides_finished_games() -> None:
+    position = Position.from_text("<1>; Alpha(0,y3b1)r2g1g3-; Beta(1,y3b2)-g1g2g3; Gamma(r1)-y1")
+    assert evaluate(position, 0) == pytest.approx(-evaluate(position, 1))
+    lost = Position.from_text("<1>; Alpha(0,y3b1)r2-; Beta(1,y3b2)r3-")
+    assert evaluate(lost, 0) == WIN
+    assert evaluate(lost, 1) == -WIN
+    assert pressure_at(1) == 1.0 < pressure_at(200)
