@@ -166,7 +166,9 @@ def _destroy(state: State, seat: Seat, card: EventCard) -> Seat:
     what = str(card.params["what"])
     if card.params["from"] == "collected":
         if what == "lifepod":
-            return dataclasses.replace(seat, lifepods_collected=max(0, seat.lifepods_collected - 1))
+            if corporation(seat).scored_lifepods(seat) <= 0:  # Cosmos: only from the scoring area
+                return seat
+            return dataclasses.replace(seat, lifepods_collected=seat.lifepods_collected - 1)
         return dataclasses.replace(seat, meteorites_collected=max(0, seat.meteorites_collected - 1))
     if what == "rover" and sum(1 for r in seat.rovers if r >= 0) < int(card.params.get("min_rovers", 1)):
         return seat

@@ -109,13 +109,16 @@ class TileTaken(Event):
 class TrackAdvanced(Event):
     """One space up, resolving the pending benefit ``pending`` (None: a further step of the same one
     or a card's raise); ``synergy`` False when the space's synergy boosts are not claimed,
-    ``benefits`` False when nothing printed on the space is claimed (event 68)."""
+    ``benefits`` False when nothing printed on the space is claimed (event 68); Makeshift: ``lane`` the
+    track the tracker moves onto (diagonally, or sideways with ``side``)."""
 
     seat: int
     track: Terrain
     pending: int | None
     synergy: bool = True
     benefits: bool = True
+    lane: str = ""
+    side: bool = False
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -325,6 +328,7 @@ class SetupChosen(Event):
     seat: int
     planet: str
     corporation: str
+    flux: str = ""
 
     def visibility(self) -> Visibility:
         return Visibility(frozenset({self.seat}), {"seat": self.seat})
@@ -332,9 +336,61 @@ class SetupChosen(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SetupRevealed(Event):
-    """Every seat's (planet, corporation), revealed together once all have chosen."""
+    """Every seat's (planet, corporation), revealed together once all have chosen, and each
+    Flux Industries seat's flux track (``""`` for the others)."""
 
     choices: tuple[tuple[str, str], ...]
+    flux: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LifepodMoved(Event):
+    """A Cosmos Inc. seat moved a collected lifepod from ``origin`` to ``target`` (``area`` or a
+    track space like ``tech7``), resolving pending benefit ``pending``."""
+
+    seat: int
+    origin: str
+    target: str
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeightClaimed(Event):
+    """Jump Drive tech E: the seat claimed every space printed at ``height`` on its five tracks."""
+
+    seat: int
+    height: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SharedObjectiveDrawn(Event):
+    """Jump Drive tech F: the seat drew these objective cards (seen by it only) to keep one."""
+
+    seat: int
+    cards: tuple[int, ...]
+    pending: int
+
+    def visibility(self) -> Visibility:
+        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SharedObjectiveChosen(Event):
+    """Jump Drive tech F: the kept objective card, face up, scored by every seat against all others."""
+
+    seat: int
+    card: int
+    pending: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FluxChosen(Event):
+    """A Flux Industries seat named its flux track (at a tech milestone), resolving pending benefit ``pending``."""
+
+    seat: int
+    track: Terrain
+    pending: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -517,6 +573,11 @@ EVENTS = event_types(
     SetupDealt,
     SetupChosen,
     SetupRevealed,
+    FluxChosen,
+    LifepodMoved,
+    HeightClaimed,
+    SharedObjectiveDrawn,
+    SharedObjectiveChosen,
     PowerUsed,
     ObjectiveDrawn,
     PrivateObjectivesRevealed,

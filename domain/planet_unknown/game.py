@@ -218,6 +218,12 @@ class PlanetUnknown:
                 ],
                 "tracks": {str(t): p for t, p in zip(TRACKS, seat.tracks, strict=True)},
                 "tech_level": powers.tech_level(seat),
+                **({"flux_track": str(seat.flux)} if seat.flux is not None else {}),
+                **(
+                    {"lanes": {str(t): str(TRACKS[n]) for t, n in zip(TRACKS, seat.lanes, strict=True)}}
+                    if seat.lanes
+                    else {}
+                ),
                 "rovers": [
                     "garage" if r == GARAGE else "destroyed" if r == DESTROYED else square_name(r) for r in seat.rovers
                 ],
@@ -240,6 +246,7 @@ class PlanetUnknown:
                 entry["civ_picks_waiting"] = list(seat.civ_queue)
                 entry["private_objectives"] = _private(seat.private_objectives)
                 entry["objective_offer"] = _private(seat.objective_offer)
+                entry["shared_offer"] = [{"card": c, "name": objectives()[c].name} for c in seat.shared_offer]
                 entry["powers"] = list(rules.power_levels(state, i)) if i in rules.to_act(state) else []
                 entry["civ_choices"] = sorted(
                     {c for b in seat.pending if b.kind is Kind.CIV for c in rules.civ_choices(state, seat, b)}
@@ -281,6 +288,7 @@ class PlanetUnknown:
                 {"card": card, "name": objectives()[card].name, "seats": [a, b]}
                 for card, a, b in scoring.objective_pairs(state)
             ],
+            "shared_objectives": [{"card": c, "name": objectives()[c].name} for c in state.shared_objectives],
             "seats": seats,
             "events": self._events_view(state, everything),
             **({"solo": self._solo_view(state, over or me == 0)} if state.players == 1 else {}),

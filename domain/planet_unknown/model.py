@@ -55,9 +55,11 @@ class Kind(enum.StrEnum):
     EMPTY = "empty"
     DRAW = "draw"
     PEEK = "peek"
+    LIFEPOD = "lifepod"
+    KEEP = "keep"
 
 
-OPTIONAL = frozenset({Kind.COLLECT, Kind.DESTROY, Kind.CLEAR, Kind.TELEPORT, Kind.METEORITE})
+OPTIONAL = frozenset({Kind.COLLECT, Kind.DESTROY, Kind.CLEAR, Kind.TELEPORT, Kind.METEORITE, Kind.LIFEPOD})
 """Benefits a player may leave unused unless ``forced``; confirming discards them (like unused rover movement)."""
 
 
@@ -79,7 +81,10 @@ class Benefit:
     tracker can go back that far); ``select`` one of ``alternatives`` (each a tuple of
     benefits; the others are dropped); ``rotate`` the station; ``meteorite`` onto an empty
     meteor symbol; ``discard`` a private objective; ``empty`` a stack of the depot;
-    ``draw`` an objective card and ``peek`` at the next event (both automatic). ``what``
+    ``draw`` an objective card and ``peek`` at the next event (both automatic; Jump Drive tech F:
+    ``draw`` with ``what`` ``shared`` draws three, then ``keep`` one). Cosmos Inc.:
+    ``lifepod`` puts a collected lifepod on a track space (``source`` ``collected``: the one just
+    collected, from the scoring area) or moves up to ``count`` of them (``reposition``). ``what``
     names the piece a ``collect`` or ``destroy`` takes (default lifepod / meteorite);
     ``forced`` makes an optional kind required; ``benefits`` False: a track ``choose``
     claims nothing on the spaces it reaches.
@@ -131,6 +136,12 @@ class Benefit:
             return "pick one: " + " | ".join(f"{n}) {text}" for n, text in enumerate(options))
         if k is Kind.PLACE:
             return "place a depot tile" + ("" if self.resources else " without resources")
+        if k is Kind.LIFEPOD:
+            if self.source == "collected":
+                return "lifepod: the collected lifepod onto a track space (optional)"
+            return f"lifepod: reposition up to {self.count} collected lifepod(s)"
+        if k is Kind.KEEP:
+            return "keep one of the drawn objective cards for everyone"
         if k is Kind.PATCH and self.final:
             return "place a stored patch"
         return k.value
@@ -144,7 +155,12 @@ class Seat:
     square (upper case when it carries the resource icon), ``p`` for a biomass patch.
     ``rovers`` holds each rover's square, or GARAGE / DESTROYED. Before round 1, with the setup
     choice, ``setup_offer`` is the (planet, corporation) dealt besides the symmetric sides and
-    ``setup_choice`` what the seat chose (applied when every seat has chosen).
+    ``setup_choice`` what the seat chose (applied when every seat has chosen; ``setup_flux`` the
+    Flux track it named). ``flux`` is Flux Industries' flux track; ``once_used`` the once-per-game
+    tech powers already used. ``track_pods`` are Cosmos Inc.'s lifepods on track spaces
+    (track index, position), sorted; ``pod_slots`` Jump Drive's tech slots (1-6 = A-F) holding a
+    lifepod, sorted; ``lanes`` the track index each Makeshift tracker stands on (empty: its own);
+    ``shared_offer`` the objective cards Jump Drive tech F drew, one to keep.
     """
 
     planet: str
@@ -174,6 +190,13 @@ class Seat:
     setup_offer: tuple[str, str] | None = None
     powers_used: tuple[int, ...] = ()
     setup_choice: tuple[str, str] | None = None
+    flux: Terrain | None = None
+    once_used: tuple[int, ...] = ()
+    setup_flux: Terrain | None = None
+    track_pods: tuple[tuple[int, int], ...] = ()
+    pod_slots: tuple[int, ...] = ()
+    lanes: tuple[int, ...] = ()
+    shared_offer: tuple[int, ...] = ()
 
     def track(self, terrain: Terrain) -> int:
         """The position of the tracker of ``terrain``."""
@@ -189,7 +212,8 @@ class State:
     draw with one secret ``event_rolls`` number per card (for its random choices),
     ``event_card`` (this round's card) and its ``event_roll``, ``civ_changes`` (pile changes still to make).
     ``objective_deck`` is the rest of the objective cards; ``removed`` the tiles an event
-    took out of the station.
+    took out of the station. ``shared_objectives`` are the objective cards Jump Drive tech F
+    kept face up, scored by every seat against all the others.
     """
 
     players: int
@@ -221,6 +245,7 @@ class State:
     objective_deck: tuple[int, ...] = ()
     removed: tuple[int, ...] = ()
     shown_objectives: tuple[tuple[int, ...], ...] | None = None
+    shared_objectives: tuple[int, ...] = ()
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]

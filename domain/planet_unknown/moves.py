@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from typing import Any
 
 from domain.contract import InvalidMoveError
@@ -44,6 +45,8 @@ class Action(enum.StrEnum):
     EMPTY = "empty"
     SETUP = "setup"
     POWER = "power"
+    LIFEPOD = "lifepod"
+    KEEP = "keep"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -56,8 +59,13 @@ class Move:
     ``clear e`` (column e), ``teleport 0 e5``, ``confirm``; for events and objectives:
     ``regress civ``, ``pick 2 1`` (alternative 1 of pending benefit 2), ``meteorite e4``,
     ``reject 41`` (an objective card), ``empty 3`` (station stack 3); before round 1
-    ``setup arashi universal-coalition`` (the setup choice, by slugs); ``power 5`` uses a tech
-    power that is an action (once per round).
+    ``setup arashi universal-coalition`` (the setup choice, by slugs; Flux Industries adds its
+    flux track: ``setup arashi flux-industries water``); ``power 5`` uses a tech
+    power that is an action (once per round); Cosmos Inc.: ``lifepod area tech7`` /
+    ``lifepod civ5 area`` puts a collected lifepod on a track space or moves it; Makeshift:
+    ``advance civ water`` (the civ tracker diagonally onto the water track), ``advance civ water
+    side`` (sideways, tech 3), also after ``choose <i> <track>``; Jump Drive:
+    ``lifepod area slot2`` (tech B), ``keep 41`` (the objective card tech F keeps).
     """
 
     action: Action
@@ -73,6 +81,10 @@ class Move:
     option: int | None = None
     stack: int | None = None
     planet: str | None = None
+    origin: str | None = None
+    lane: Terrain | None = None
+    side: bool = False
+    target: str | None = None
     corporation: str | None = None
     level: int | None = None
 
@@ -86,21 +98,26 @@ class Move:
         if a is Action.TAKE:
             return f"take {self.tile}"
         if a in (Action.ADVANCE, Action.REGRESS):
-            return f"{a} {self.track}"
+            return f"{a} {self.track}{self._route()}"
         if a is Action.CHOOSE:
-            return f"choose {self.index} {self.track}"
+            return f"choose {self.index} {self.track}{self._route()}"
         if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
             return f"{a} {sq}"
         if a is Action.PICK:
             return f"pick {self.index} {self.option}"
         if a is Action.REJECT:
             return f"reject {self.card}"
+        if a is Action.KEEP:
+            return f"keep {self.card}"
         if a is Action.EMPTY:
             return f"empty {self.stack}"
         if a is Action.SETUP:
-            return f"setup {self.planet} {self.corporation}"
+            flux = f" {self.track}" if self.track is not None else ""
+            return f"setup {self.planet} {self.corporation}{flux}"
         if a is Action.POWER:
             return f"power {self.level}"
+        if a is Action.LIFEPOD:
+            return f"lifepod {self.origin} {self.target}"
         if a in (Action.ROVER, Action.TELEPORT):
             return f"{a} {self.rover} {sq}"
         if a is Action.CIV:
@@ -109,6 +126,12 @@ class Move:
             assert self.line is not None
             return f"clear {line_name(self.line)}"
         return a.value
+
+    def _route(self) -> str:
+        """Makeshift: the lane a tracker moves onto (`` water``), and `` side`` for a sideways shift."""
+        if self.lane is None:
+            return ""
+        return f" {self.lane}" + (" side" if self.side else "")
 
     def to_json(self) -> dict[str, Any]:
         """The move in the JSON form :meth:`PlanetUnknown.decide` takes."""
@@ -123,18 +146,26 @@ class Move:
             out["tile"] = self.tile
         elif a in (Action.ADVANCE, Action.REGRESS):
             out["track"] = str(self.track)
+            if self.lane is not None:
+                out.update(lane=str(self.lane), side=self.side)
         elif a is Action.PICK:
             out.update(benefit=self.index, option=self.option)
-        elif a is Action.REJECT:
+        elif a in (Action.REJECT, Action.KEEP):
             out["card"] = self.card
         elif a is Action.EMPTY:
             out["stack"] = self.stack
         elif a is Action.SETUP:
             out.update(planet=self.planet, corporation=self.corporation)
+            if self.track is not None:
+                out["flux"] = str(self.track)
         elif a is Action.POWER:
             out["level"] = self.level
+        elif a is Action.LIFEPOD:
+            out.update({"from": self.origin, "to": self.target})
         elif a is Action.CHOOSE:
             out.update(benefit=self.index, track=str(self.track))
+            if self.lane is not None:
+                out.update(lane=str(self.lane), side=self.side)
         elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
             assert self.square is not None
             out["square"] = list(divmod(self.square, SIZE))
@@ -233,11 +264,13 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
         )
     if a is Action.TAKE:
         return Move(a, tile=_int(m["tile"], "tile"))
+    lane = _track(m["lane"]) if m.get("lane") else None
+    side = m.get("side", False) in (True, "side")
     if a in (Action.ADVANCE, Action.REGRESS):
-        return Move(a, track=_track(m["track"]))
+        return Move(a, track=_track(m["track"]), lane=lane, side=side and lane is not None)
     if a is Action.PICK:
         return Move(a, index=_int(m["benefit"], "benefit"), option=_int(m["option"], "option"))
-    if a is Action.REJECT:
+    if a in (Action.REJECT, Action.KEEP):
         return Move(a, card=_int(m["card"], "card"))
     if a is Action.EMPTY:
         stack = _int(m["stack"], "stack")
@@ -245,11 +278,15 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
             raise InvalidMoveError("the station has 12 stacks, 0 to 11")
         return Move(a, stack=stack)
     if a is Action.CHOOSE:
-        return Move(a, index=_int(m["benefit"], "benefit"), track=_track(m["track"]))
+        track = _track(m["track"])
+        return Move(a, index=_int(m["benefit"], "benefit"), track=track, lane=lane, side=side and lane is not None)
     if a is Action.SETUP:
-        return Move(a, planet=str(m["planet"]).lower(), corporation=str(m["corporation"]).lower())
+        flux = _track(m["flux"]) if m.get("flux") else None
+        return Move(a, planet=str(m["planet"]).lower(), corporation=str(m["corporation"]).lower(), track=flux)
     if a is Action.POWER:
         return Move(a, level=_int(m["level"], "level"))
+    if a is Action.LIFEPOD:
+        return Move(a, origin=_spot(m["from"]), target=_spot(m["to"]))
     if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
         return Move(a, square=_square(m["square"]))
     if a in (Action.ROVER, Action.TELEPORT):
@@ -287,7 +324,30 @@ _TEXT_FIELDS: dict[Action, tuple[str, ...]] = {
     Action.EMPTY: ("stack",),
     Action.SETUP: ("planet", "corporation"),
     Action.POWER: ("level",),
+    Action.LIFEPOD: ("from", "to"),
+    Action.KEEP: ("card",),
 }
+
+
+_SPOT = re.compile(r"^(civ|water|biomass|rover|tech)(\d{1,2})$")
+_SLOT = re.compile(r"^slot([1-6])$")
+
+
+def _spot(value: object) -> str:
+    """A lifepod spot: ``area`` (the scoring area), a track space like ``tech7`` (Cosmos Inc.) or a
+    tech slot like ``slot2`` (Jump Drive)."""
+    text = str(value).strip().lower()
+    if text != "area" and not _SPOT.match(text) and not _SLOT.match(text):
+        raise InvalidMoveError(
+            f"a lifepod spot is 'area', a track and position like 'tech7' or a tech slot like 'slot2', not {value!r}"
+        )
+    return text
+
+
+def parse_spot(spot: str) -> tuple[Terrain, int] | None:
+    """The (track, position) of a lifepod spot, None for the scoring area."""
+    found = _SPOT.match(spot)
+    return (Terrain(found.group(1)), int(found.group(2))) if found else None
 
 
 def _parse_text(text: str) -> Move:
@@ -306,6 +366,17 @@ def _parse_text(text: str) -> Move:
             raise InvalidMoveError(f"expected 'flip' at the end, not {args[3]!r}")
         fields["flip"] = True
         args = args[:3]
+    if action in (Action.ADVANCE, Action.CHOOSE) and len(args) > len(names):
+        extra = args[len(names) :]
+        fields["lane"] = extra[0]
+        if len(extra) > 1:
+            if extra[1].lower() != "side" or len(extra) > 2:
+                raise InvalidMoveError(f"expected 'side' after the lane, not {' '.join(extra[1:])!r}")
+            fields["side"] = "side"
+        args = args[: len(names)]
+    if action is Action.SETUP and len(args) == 3:
+        fields["flux"] = args[2]
+        args = args[:2]
     if len(args) != len(names):
         raise InvalidMoveError(f"{action} takes {len(names)} argument(s): {' '.join(names) or 'none'}")
     fields.update(zip(names, args, strict=True))

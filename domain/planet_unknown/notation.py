@@ -1,7 +1,8 @@
 """A one-line text form of a player's planet and corporation board.
 
 ``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
-[sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards] [corp:slug]``
+[sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards] [corp:slug]
+[flux:track] [once:levels] [tp:spaces] [slots:n] [lanes:tracks]``
 
 ``rows`` are the 12 rows, top first, joined by ``/``. In a row a number is a run
 of uncovered squares (on or off the grid), a letter is a covered square: ``c w b r
@@ -11,7 +12,10 @@ covered), ``met`` the meteorites on it, ``sym`` the meteor symbols of its tiles
 (default: the squares of ``met``), ``rov`` each rover's square, ``g`` in the
 garage or ``x`` destroyed, ``mc``/``lc`` meteorites/lifepods collected, ``st``
 stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards,
-``corp`` the corporation when it is not Universal Coalition.
+``corp`` the corporation when it is not Universal Coalition, ``flux`` Flux Industries'
+flux track when it is not civ, ``once`` the once-per-game tech powers used, ``tp`` Cosmos
+Inc.'s lifepods on track spaces (``tech7``), ``slots`` Jump Drive's tech slots holding a lifepod,
+``lanes`` the track each Makeshift tracker stands on (by colour, board order).
 Fields at their default are left out.
 
 >>> text = "ksb-4156 12/12/12/12/12/5cCe4/5t6/12/12/12/12/12 t:3.0.2.1.5 met:g6 rov:f7,g"
@@ -24,8 +28,9 @@ from __future__ import annotations
 import dataclasses
 
 from .board import mask_of, parse_square, square_name
-from .data import SIZE, TRACKS, planets
+from .data import SIZE, TRACKS, Terrain, planets
 from .model import DESTROYED, GARAGE, Seat
+from .moves import parse_spot
 from .powers import CORPORATIONS, STANDARD
 from .rules import new_seat
 
@@ -68,6 +73,16 @@ def print_seat(seat: Seat) -> str:
         parts.append("hand:" + ",".join(str(c) for c in seat.hand))
     if seat.corporation != STANDARD:
         parts.append(f"corp:{seat.corporation}")
+    if seat.flux is not None and seat.flux is not CORPORATIONS[seat.corporation].default_flux:
+        parts.append(f"flux:{seat.flux}")
+    if seat.once_used:
+        parts.append("once:" + ",".join(str(level) for level in seat.once_used))
+    if seat.track_pods:
+        parts.append("tp:" + ",".join(f"{TRACKS[t]}{p}" for t, p in seat.track_pods))
+    if seat.pod_slots:
+        parts.append("slots:" + ",".join(str(n) for n in seat.pod_slots))
+    if seat.lanes:
+        parts.append("lanes:" + ".".join(TRACKS[n].value for n in seat.lanes))
     return " ".join(parts)
 
 
@@ -143,10 +158,31 @@ def parse_seat(text: str) -> Seat:
                 raise ValueError(f"unknown corporation {value!r}")
             changes["corporation"] = value
             changes.setdefault("rovers", new_seat(slug, value).rovers)
+            changes.setdefault("flux", new_seat(slug, value).flux)
+        elif key == "flux":
+            if value not in TRACKS:
+                raise ValueError(f"unknown flux track {value!r}")
+            changes["flux"] = Terrain(value)
+        elif key == "tp":
+            pods = [parse_spot(spot) for spot in value.split(",") if spot]
+            if any(p is None for p in pods):
+                raise ValueError("tp: lifepods on track spaces like tech7")
+            changes["track_pods"] = tuple(sorted((TRACKS.index(p[0]), p[1]) for p in pods if p is not None))
+        elif key == "lanes":
+            names = value.split(".")
+            if len(names) != len(TRACKS) or any(n not in TRACKS for n in names):
+                raise ValueError("lanes: five track names, e.g. civ.civ.biomass.rover.tech")
+            changes["lanes"] = tuple(TRACKS.index(Terrain(n)) for n in names)
+        elif key == "slots":
+            changes["pod_slots"] = tuple(sorted(int(n) for n in value.split(",") if n))
+        elif key == "once":
+            changes["once_used"] = tuple(int(level) for level in value.split(",") if level)
         else:
             raise ValueError(f"unknown field {key!r}")
     seat = dataclasses.replace(seat, **changes)  # type: ignore[arg-type]
     corp = CORPORATIONS[seat.corporation]
+    if (seat.flux is None) != (corp.default_flux is None):
+        raise ValueError("flux: only Flux Industries has a flux track")
     if any(p > corp.top(t) for t, p in zip(TRACKS, seat.tracks, strict=True)):
         raise ValueError("t: a position beyond the top of its track")
     return seat

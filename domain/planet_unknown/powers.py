@@ -23,6 +23,8 @@ class Corporation:
     rovers = 2
     acts_while_choosing = False
     """Whether a ``power`` move exists while the seat chooses its tile (then ``actions`` gets the placeable tiles)."""
+    default_flux: Terrain | None = None
+    """The flux track a new seat starts with (Flux Industries only)."""
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         """The spaces of each track, positions 0-15."""
@@ -69,6 +71,59 @@ class Corporation:
         """What arriving on ``position`` gives instead of the printed space, or None for the printed space
         (``milestones``/``synergy``: not blocked)."""
         return None
+
+    def space_at(self, seat: Seat, track: Terrain, position: int) -> Space:
+        """The space the seat's tracker of ``track`` reaches at ``position`` (Flux tech 3: improved)."""
+        return self.spaces(track)[position]
+
+    def arrival_extras(self, seat: Seat, track: Terrain, space: Space, milestones: bool) -> tuple[Benefit, ...]:
+        """What arriving on ``space`` gives besides the printed space (``milestones``: not blocked)."""
+        return ()
+
+    def lifepod_gains(self, seat: Seat) -> tuple[Benefit, ...]:
+        """What collecting one lifepod gives besides the lifepod."""
+        return ()
+
+    def scored_lifepods(self, seat: Seat) -> int:
+        """The collected lifepods that score (Cosmos Inc.: those left in the scoring area)."""
+        return seat.lifepods_collected
+
+    def track_medal(self, seat: Seat, track: Terrain) -> int:
+        """The highest medal at or below the tracker of ``track``."""
+        return max(space.medal for space in self.spaces(track)[: seat.track(track) + 1])
+
+    def lifepod_moves(self, seat: Seat, benefit: Benefit) -> list[tuple[str, str]]:
+        """The (origin, target) spots a pending ``lifepod`` benefit allows (Cosmos Inc., Jump Drive)."""
+        return []
+
+    def move_lifepod(self, seat: Seat, origin: str, target: str) -> Seat:
+        """The seat after moving a collected lifepod between two spots."""
+        raise AssertionError(f"{self.slug} has no lifepod spots")
+
+    def routes(self, seat: Seat, track: Terrain) -> list[tuple[Terrain | None, bool]]:
+        """The ways the tracker of ``track`` may advance: (lane, sideways); (None, False) is straight up."""
+        return [(None, False)]
+
+    def enter_lane(self, seat: Seat, track: Terrain, lane: Terrain, side: bool) -> Seat:
+        """Makeshift: the seat with the tracker of ``track`` moved onto ``lane`` before advancing
+        (one space lower when ``side``, so that its advance lands at the same height)."""
+        raise AssertionError(f"{self.slug} trackers stay on their tracks")
+
+    def tech_as_energy(self, seat: Seat) -> bool:
+        """Whether a placed tech icon is resolved as an energy icon from the tile's tech squares."""
+        return False
+
+    def rover_steps(self, seat: Seat, start: int) -> frozenset[int]:
+        """Squares a rover on ``start`` may step to besides its orthogonal neighbours (planet rules apply)."""
+        return frozenset()
+
+    def step_cost(self, seat: Seat, square: int) -> int:
+        """The movement a rover step onto ``square`` costs."""
+        return 1
+
+    def icon_extras(self, seat: Seat, terrain: Terrain) -> tuple[Benefit, ...]:
+        """What a placed tile's ``terrain`` icon gives besides its advance (part of the events 104/108 choice)."""
+        return ()
 
     def placement_advances(self, before: Seat, after: Seat, terrain: Terrain) -> bool:
         """Whether a placed tile's ``terrain`` icon advances its tracker (``before``/``after`` placing)."""
@@ -133,6 +188,7 @@ class Corporation:
             gains = self.meteorite_gains(seat)
         if square in seat.lifepods:
             changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
+            gains += self.lifepod_gains(seat)
         if gains:
             changes["pending"] = seat.pending + gains
         return dataclasses.replace(seat, **changes) if changes else seat
@@ -228,4 +284,4 @@ def tech_level(seat: Seat) -> int:
 def medals(seat: Seat) -> dict[str, int]:
     """Per track, the highest medal at or below its tracker."""
     corp = corporation(seat)
-    return {str(t): max(space.medal for space in corp.spaces(t)[: seat.track(t) + 1]) for t in TRACKS}
+    return {str(t): corp.track_medal(seat, t) for t in TRACKS}

@@ -24,6 +24,7 @@ from .board import footprint, grow, mask_of, neighbours, placements, squares_of,
 from .data import (
     SIZE,
     TRACKS,
+    Space,
     Terrain,
     TileSquare,
     civ_cards,
@@ -38,6 +39,13 @@ from .planets import planet_rules
 from .powers import CORPORATIONS, STANDARD, corporation
 
 PLANET = "ksb-4156"
+SHARED = "shared"
+"""``what`` of the ``draw`` benefit of Jump Drive tech F: three objective cards, one kept for everyone."""
+SHARED_DRAW = 3
+HEIGHT = "height"
+"""``source`` of the ``choose`` benefit of Jump Drive tech E: the track whose tracker's height is claimed."""
+FLUX = "flux"
+"""``source`` of the ``choose`` benefit that names Flux Industries' flux track (no advance)."""
 CIV_RAISE_TO = 5
 SOLO_OBJECTIVES = 4
 PRIVATE_OBJECTIVES_DEALT = 2
@@ -135,6 +143,8 @@ def patch_squares(state: State, seat: Seat) -> list[int]:
 def choice_tracks(seat: Seat, benefit: Benefit) -> list[Terrain]:
     """The tracks a ``choose`` benefit may advance now."""
     allowed = benefit.options or TRACKS
+    if benefit.source in (FLUX, HEIGHT):
+        return [t for t in TRACKS if t in allowed]
     return [t for t in TRACKS if t in allowed and t not in benefit.chosen and can_advance(seat, t)]
 
 
@@ -221,6 +231,10 @@ def possible(state: State, seat_index: int, benefit: Benefit) -> bool:
         return bool(state.objective_deck)
     if k is Kind.PEEK:
         return bool(state.event_deck)
+    if k is Kind.LIFEPOD:
+        return bool(corporation(seat).lifepod_moves(seat, benefit))
+    if k is Kind.KEEP:
+        return bool(seat.shared_offer)
     raise AssertionError(k)
 
 
@@ -249,8 +263,9 @@ def depot_empty(state: State) -> bool:
 # --- Setup --------------------------------------------------------------------
 
 
-def new_seat(planet: str, corp: str) -> Seat:
-    """A seat before its first tile: lifepods on their squares, rovers in the garage, trackers on 0."""
+def new_seat(planet: str, corp: str, flux: Terrain | None = None) -> Seat:
+    """A seat before its first tile: lifepods on their squares, rovers in the garage, trackers on 0
+    (``flux``: Flux Industries' starting flux track, else the corporation's default)."""
     return Seat(
         planet=planet,
         corporation=corp,
@@ -260,6 +275,7 @@ def new_seat(planet: str, corp: str) -> Seat:
         meteorites=frozenset(),
         rovers=(GARAGE,) * CORPORATIONS[corp].rovers,
         tracks=(0,) * len(TRACKS),
+        flux=flux or CORPORATIONS[corp].default_flux,
     )
 
 
@@ -267,7 +283,8 @@ def initial(players: int, options: dict[str, Any]) -> State:
     """Every seat on KSB-4156 with Universal Coalition, or as option ``seat_setup`` fixes, before the deal."""
     if options.get("seat_setup"):
         fixed = setup_choice.parse_seat_setup(options["seat_setup"], players)
-        seats = tuple(new_seat(planet, corp) for planet, corp in fixed)
+        fluxes = setup_choice.seat_setup_flux(options["seat_setup"])
+        seats = tuple(new_seat(planet, corp, flux) for (planet, corp), flux in zip(fixed, fluxes, strict=True))
     else:
         seats = (new_seat(PLANET, STANDARD),) * players
     return State(players=players, options=dict(options), seats=seats)
@@ -306,8 +323,8 @@ def deal(state: State, seed: bytes) -> list[Event]:
             dealt += PRIVATE_OBJECTIVES_DEALT
     count = 0 if state.players == 1 else 3 if state.players == 2 else state.players
     out.append(ev.ObjectivesDealt(tuple(deck[dealt : dealt + count])))
+    out.append(ev.ObjectiveDeckStacked(tuple(deck[dealt + count :])))  # events 67 and Jump Drive tech F
     if events_on(state):
-        out.append(ev.ObjectiveDeckStacked(tuple(deck[dealt + count :])))
         mix_option = state.options.get("event_mix")
         if isinstance(mix_option, dict) and mix_option:
             mix = (int(mix_option["green"]), int(mix_option["orange"]), int(mix_option["red"]))
@@ -404,6 +421,26 @@ def energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
     return tuple(t for t in TRACKS if t in found and corp.energy_may_choose(seat, t))
 
 
+def tech_energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
+    """Jump Drive tech D: the tracks a placed tech icon may advance instead of tech: terrains next to
+    the tile's tech squares and the energy reached from them; tech itself only when the tile has two
+    or more tech squares or they touch other tech terrain (BGA)."""
+    area, frontier = set(), list(squares)
+    while frontier:
+        square = frontier.pop()
+        if square in area:
+            continue
+        area.add(square)
+        frontier.extend(n for n in neighbours(square) if seat.cover[n].lower() == "e" and n not in area)
+    found = {Terrain.TECH} if len(squares) > 1 else set()
+    for square in area:
+        for n in neighbours(square):
+            letter = seat.cover[n]
+            if letter and letter.lower() != "e" and n not in area:
+                found.add(terrain_of(letter))
+    return tuple(t for t in TRACKS if t in found)
+
+
 def _placement_benefits(before: Seat, seat: Seat, cells: dict[int, TileSquare]) -> list[tuple[Benefit, ...]]:
     """The advances each resource icon of a just-placed tile gives (water only if a water square is on ice)."""
     planet = planets()[seat.planet]
@@ -415,34 +452,58 @@ def _placement_benefits(before: Seat, seat: Seat, cells: dict[int, TileSquare]) 
         if cell.terrain is Terrain.ENERGY:
             if options := energy_options(seat, list(cells)):
                 out.append((Benefit(Kind.CHOOSE, options=options, source="energy"),))
+        elif cell.terrain is Terrain.TECH and corp.tech_as_energy(seat):
+            tech = [s for s, c in cells.items() if c.terrain is Terrain.TECH]
+            if options := tech_energy_options(seat, tech):
+                out.append((Benefit(Kind.CHOOSE, options=options, source="energy"),))
         elif cell.terrain is Terrain.WATER:
             if count := corp.water_count(seat, cells, planet.ice):
                 out.append((Benefit(Kind.ADVANCE, track=Terrain.WATER),) * count)
         else:
-            out.append((Benefit(Kind.ADVANCE, track=cell.terrain),))
+            out.append((Benefit(Kind.ADVANCE, track=cell.terrain), *corp.icon_extras(seat, cell.terrain)))
     return out
 
 
-def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: bool = True) -> Seat:
-    position = seat.track(track)
+def _arrive(
+    state: State,
+    seat: Seat,
+    track: Terrain,
+    synergy: bool,
+    benefits: bool = True,
+    lane: Terrain | None = None,
+    side: bool = False,
+) -> Seat:
     corp = corporation(seat)
+    if lane is not None:
+        moved = corp.enter_lane(seat, track, lane, side)
+        if not corp.can_advance(moved, track):
+            return seat
+        seat = moved
+    position = seat.track(track)
     top_again = position >= corp.top(track)
     if (top_again and (track is not Terrain.ROVER or not benefits)) or not corp.can_advance(seat, track):
         return seat
     new_position = corp.next_position(seat, track, position)
-    space = corp.spaces(track)[new_position]
+    space = corp.space_at(seat, track, new_position)
     positions = list(seat.tracks)
     positions[TRACKS.index(track)] = new_position
     seat = dataclasses.replace(seat, tracks=tuple(positions))
     if not benefits:
         return seat
-    gains: list[Benefit] = []
-    changes: dict[str, Any] = {}
     milestones = not event_deck.milestones_blocked(state)
     boost = synergy and not event_deck.synergy_blocked(state)
     custom = None if top_again else corp.arrival_gains(seat, track, new_position, milestones, boost)
     if custom is not None:
         return dataclasses.replace(seat, pending=seat.pending + custom)
+    return _claim_space(state, seat, track, space, synergy, top_again)
+
+
+def _claim_space(state: State, seat: Seat, track: Terrain, space: Space, synergy: bool, top_again: bool) -> Seat:
+    """The seat after claiming what ``space`` of ``track`` gives (only its rover movement when ``top_again``)."""
+    corp = corporation(seat)
+    gains: list[Benefit] = []
+    changes: dict[str, Any] = {}
+    milestones = not event_deck.milestones_blocked(state)
     if space.rover_moves:
         changes["moves"] = seat.moves + space.rover_moves + corp.rover_bonus(seat)
     if not top_again:
@@ -458,6 +519,7 @@ def _arrive(state: State, seat: Seat, track: Terrain, synergy: bool, benefits: b
             else:
                 changes["civ_queue"] = (*seat.civ_queue, space.civ_rank)
             gains.extend(corp.civ_milestone_gains(seat, not event_deck.synergy_blocked(state)))
+        gains.extend(corp.arrival_extras(seat, track, space, milestones))
     return dataclasses.replace(seat, pending=seat.pending + tuple(gains), **changes)
 
 
@@ -538,7 +600,9 @@ def evolve(state: State, event: Event) -> State:
             return _seat(
                 state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending + tuple(gains), stage=Stage.RESOLVING
             )
-        case ev.TrackAdvanced(seat=i, track=track, pending=index, synergy=synergy, benefits=benefits):
+        case ev.TrackAdvanced(
+            seat=i, track=track, pending=index, synergy=synergy, benefits=benefits, lane=lane, side=side
+        ):
             seat = state.seats[i]
             if index is not None:
                 benefit = seat.pending[index]
@@ -549,7 +613,7 @@ def evolve(state: State, event: Event) -> State:
                     )
                 else:
                     seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            return _put(state, i, _arrive(state, seat, track, synergy, benefits))
+            return _put(state, i, _arrive(state, seat, track, synergy, benefits, Terrain(lane) if lane else None, side))
         case ev.BenefitLost(seat=i, pending=index):
             seat = state.seats[i]
             benefit = seat.pending[index]
@@ -567,7 +631,8 @@ def evolve(state: State, event: Event) -> State:
             start = rovers[rover]
             rovers[rover] = square
             if isinstance(event, ev.RoverMoved):
-                seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - 1)
+                cost = corporation(seat).step_cost(seat, square)
+                seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - cost)
             else:
                 seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, event.pending))
             return _put(state, i, corporation(seat).rover_arrives(seat, start, square))
@@ -611,7 +676,7 @@ def evolve(state: State, event: Event) -> State:
                 i,
                 lifepods=seat.lifepods - {square},
                 lifepods_collected=seat.lifepods_collected + 1,
-                pending=_use_one(seat.pending, index),
+                pending=_use_one(seat.pending, index) + corporation(seat).lifepod_gains(seat),
             )
         case ev.MeteoriteDestroyed(seat=i, square=square, pending=index):
             seat = state.seats[i]
@@ -678,12 +743,13 @@ def _evolve_modules(state: State, event: Event) -> State:
             return _seat(state, i, objective_offer=cards)
         case ev.SetupDealt(seat=i, planet=planet, corporation=corp):
             return _seat(state, i, setup_offer=(planet, corp))
-        case ev.SetupChosen(seat=i, planet=planet, corporation=corp):
-            return _seat(state, i, setup_choice=(planet, corp))
-        case ev.SetupRevealed(choices=picked):
+        case ev.SetupChosen(seat=i, planet=planet, corporation=corp, flux=flux):
+            return _seat(state, i, setup_choice=(planet, corp), setup_flux=Terrain(flux) if flux else None)
+        case ev.SetupRevealed(choices=picked, flux=fluxes):
             seats = []
-            for seat, (planet, corp) in zip(state.seats, picked, strict=True):
-                fresh = new_seat(planet, corp)
+            for n, (seat, (planet, corp)) in enumerate(zip(state.seats, picked, strict=True)):
+                flux = fluxes[n] if n < len(fluxes) else ""
+                fresh = new_seat(planet, corp, Terrain(flux) if flux else None)
                 seats.append(
                     dataclasses.replace(
                         seat,
@@ -691,8 +757,10 @@ def _evolve_modules(state: State, event: Event) -> State:
                         corporation=corp,
                         lifepods=fresh.lifepods,
                         rovers=fresh.rovers,
+                        flux=fresh.flux,
                         setup_offer=None,
                         setup_choice=None,
+                        setup_flux=None,
                     )
                 )
             return dataclasses.replace(state, seats=tuple(seats))
@@ -762,6 +830,29 @@ def _evolve_modules(state: State, event: Event) -> State:
                 meteorites_collected=seat.meteorites_collected + 1,
                 pending=_use_one(seat.pending, index) + corporation(seat).meteorite_gains(seat),
             )
+        case ev.LifepodMoved(seat=i, origin=origin, target=target, pending=index):
+            seat = state.seats[i]
+            seat = dataclasses.replace(seat, pending=_use_one(seat.pending, index))
+            return _put(state, i, corporation(seat).move_lifepod(seat, origin, target))
+        case ev.HeightClaimed(seat=i, height=height, pending=index):
+            seat = state.seats[i]
+            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
+            board = corporation(seat)
+            for track in TRACKS:
+                seat = _claim_space(state, seat, track, board.spaces(track)[height], True, False)
+            return _put(state, i, seat)
+        case ev.SharedObjectiveDrawn(seat=i, cards=cards, pending=index):
+            seat = state.seats[i]
+            state = dataclasses.replace(state, objective_deck=state.objective_deck[len(cards) :])
+            keep = Benefit(Kind.KEEP)
+            return _seat(state, i, shared_offer=cards, pending=(*_drop(seat.pending, index), keep))
+        case ev.SharedObjectiveChosen(seat=i, card=card, pending=index):
+            seat = state.seats[i]
+            state = dataclasses.replace(state, shared_objectives=(*state.shared_objectives, card))
+            return _seat(state, i, shared_offer=(), pending=_drop(seat.pending, index))
+        case ev.FluxChosen(seat=i, track=track, pending=index):
+            seat = state.seats[i]
+            return _seat(state, i, flux=track, pending=_drop(seat.pending, index))
         case ev.PowerUsed(seat=i, level=level):
             seat = state.seats[i]
             seat = dataclasses.replace(seat, powers_used=(*seat.powers_used, level))
@@ -849,6 +940,8 @@ def _next_automatic(state: State) -> Event | None:
                 return ev.BenefitLost(i, index)
             if benefit.kind is Kind.CIV and not benefit.shown:
                 return ev.CivPileShown(i, benefit.rank, civ_choices(state, state.seats[i], benefit))
+            if benefit.kind is Kind.DRAW and benefit.what == SHARED:
+                return ev.SharedObjectiveDrawn(i, state.objective_deck[:SHARED_DRAW], index)
             if benefit.kind is Kind.DRAW:
                 return ev.ObjectiveDrawn(i, state.objective_deck[0], index)
             if benefit.kind is Kind.PEEK:
@@ -857,7 +950,10 @@ def _next_automatic(state: State) -> Event | None:
         if any(_choosing_setup(s) for s in state.seats):
             return None
         if any(s.setup_choice for s in state.seats):
-            return ev.SetupRevealed(tuple(s.setup_choice or (s.planet, s.corporation) for s in state.seats))
+            return ev.SetupRevealed(
+                tuple(s.setup_choice or (s.planet, s.corporation) for s in state.seats),
+                tuple(str(s.setup_flux or "") for s in state.seats),
+            )
         if any(s.objective_offer for s in state.seats):
             return None
     if phase is Phase.EVENT:
@@ -1012,7 +1108,13 @@ def _setup(i: int, seat: Seat, move: Move) -> Event:
     allowed = setup_choice.choices(seat.setup_offer)
     if (planet, corp) not in allowed:
         raise IllegalMoveError("choose one of: " + ", ".join(f"setup {p} {c}" for p, c in allowed))
-    return ev.SetupChosen(i, planet, corp)
+    if CORPORATIONS[corp].default_flux is None:
+        if move.track is not None:
+            raise IllegalMoveError(f"{corp} has no flux track to choose")
+        return ev.SetupChosen(i, planet, corp)
+    if move.track is None or move.track not in TRACKS:
+        raise IllegalMoveError(f"name the flux track: setup {planet} {corp} <civ|water|biomass|rover|tech>")
+    return ev.SetupChosen(i, planet, corp, str(move.track))
 
 
 def _place(state: State, i: int, move: Move, pending: int | None) -> Event:
@@ -1062,7 +1164,19 @@ def _do_place(state: State, i: int, move: Move) -> list[Event]:
 
 
 def _do_advance(state: State, i: int, move: Move) -> list[Event]:
-    return [ev.TrackAdvanced(i, _checked_track(move), _find(state.seats[i], Kind.ADVANCE, track=move.track))]
+    index = _find(state.seats[i], Kind.ADVANCE, track=move.track)
+    lane, side = _checked_route(state.seats[i], move)
+    return [ev.TrackAdvanced(i, _checked_track(move), index, lane=lane, side=side)]
+
+
+def _checked_route(seat: Seat, move: Move) -> tuple[str, bool]:
+    """The lane and sideways flag of an advance (Makeshift), checked against the tracker's routes."""
+    if move.lane is None:
+        return "", False
+    assert move.track is not None
+    if (move.lane, move.side) not in corporation(seat).routes(seat, move.track):
+        raise IllegalMoveError(f"the {move.track} tracker cannot move onto the {move.lane} track that way")
+    return str(move.lane), move.side
 
 
 def _checked_track(move: Move) -> Terrain:
@@ -1080,7 +1194,12 @@ def _do_choose(state: State, i: int, move: Move) -> list[Event]:
     track = _checked_track(move)
     if track not in choice_tracks(seat, benefit):
         raise IllegalMoveError(f"{track} is not one of the tracks you may choose: {benefit.describe()}")
-    out: list[Event] = [ev.TrackAdvanced(i, track, index, benefits=benefit.benefits)]
+    if benefit.source == FLUX:
+        return [ev.FluxChosen(i, track, index)]
+    if benefit.source == HEIGHT:
+        return [ev.HeightClaimed(i, seat.track(track), index)]
+    lane, side = _checked_route(seat, move)
+    out: list[Event] = [ev.TrackAdvanced(i, track, index, benefits=benefit.benefits, lane=lane, side=side)]
     corp = corporation(seat)
     position = corp.next_position(seat, track, seat.track(track))
     for _ in range(benefit.steps - 1):
@@ -1114,9 +1233,8 @@ def _do_rover(state: State, i: int, move: Move) -> list[Event]:
         raise IllegalMoveError("you have no rover movement left")
     assert move.square is not None
     jump = move.square in corporation(seat).rover_jumps(seat, seat.rovers[rover])
-    if not jump and (
-        move.square not in set(neighbours(seat.rovers[rover])) or move.square not in planets()[seat.planet].squares
-    ):
+    steps = set(neighbours(seat.rovers[rover])) | corporation(seat).rover_steps(seat, seat.rovers[rover])
+    if not jump and (move.square not in steps or move.square not in planets()[seat.planet].squares):
         raise IllegalMoveError("a rover steps onto an orthogonally adjacent grid square")
     if move.square in seat.rovers:
         raise IllegalMoveError("another rover is on that square")
@@ -1129,6 +1247,18 @@ def _do_rover(state: State, i: int, move: Move) -> list[Event]:
     return [ev.RoverMoved(i, rover, move.square)]
 
 
+def _same_terrain(seat: Seat, start: int, end: int) -> bool:
+    """Whether two squares are covered by the same terrain (a patch is biomass)."""
+    a, b = seat.cover[start], seat.cover[end]
+    return bool(a and b) and terrain_of(a) is terrain_of(b)
+
+
+def _teleport_ok(seat: Seat, benefit: Benefit, start: int, end: int) -> bool:
+    """Whether a ``teleport`` benefit may take a rover from ``start`` to ``end`` (Jump Drive tech B,
+    ``what`` ``terrain``: a square of the same tile terrain)."""
+    return benefit.what != "terrain" or _same_terrain(seat, start, end)
+
+
 def _do_teleport(state: State, i: int, move: Move) -> list[Event]:
     seat = state.seats[i]
     index = _find(seat, Kind.TELEPORT)
@@ -1138,6 +1268,14 @@ def _do_teleport(state: State, i: int, move: Move) -> list[Event]:
         raise IllegalMoveError("the rover must land on a grid square without a rover")
     if not corporation(seat).rover_may_enter(seat, seat.rovers[rover], move.square):
         raise IllegalMoveError("a rover carrying a meteorite cannot land on a square with a meteorite")
+    fits = [
+        n
+        for n, b in enumerate(seat.pending)
+        if b.kind is Kind.TELEPORT and _teleport_ok(seat, b, seat.rovers[rover], move.square)
+    ]
+    if not fits:
+        raise IllegalMoveError("this teleport goes to a square of the same terrain as the rover's")
+    index = fits[0]
     return [ev.RoverTeleported(i, rover, move.square, index)]
 
 
@@ -1224,8 +1362,12 @@ def _do_destroy(state: State, i: int, move: Move) -> list[Event]:
 def _do_regress(state: State, i: int, move: Move) -> list[Event]:
     seat = state.seats[i]
     index = _find(seat, Kind.REGRESS)
-    tracks, amount = regress_choice(seat, seat.pending[index])
     track = _checked_track(move)
+    for n, benefit in enumerate(seat.pending):  # the first pending regression that allows the track
+        if benefit.kind is Kind.REGRESS and track in regress_choice(seat, benefit)[0]:
+            index = n
+            break
+    tracks, amount = regress_choice(seat, seat.pending[index])
     if track not in tracks:
         raise IllegalMoveError(f"regress one of: {', '.join(t.value for t in tracks)}")
     return [ev.TrackRegressed(i, track, amount, index)]
@@ -1306,6 +1448,26 @@ def power_levels(state: State, i: int) -> tuple[int, ...]:
     return corp.actions(seat, placeable)
 
 
+def _do_lifepod(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    assert move.origin is not None and move.target is not None
+    for index, benefit in enumerate(seat.pending):
+        if benefit.kind is Kind.LIFEPOD and (move.origin, move.target) in corporation(seat).lifepod_moves(
+            seat, benefit
+        ):
+            return [ev.LifepodMoved(i, move.origin, move.target, index)]
+    raise IllegalMoveError("no pending lifepod move allows that (lifepod <area|track+position> <area|track+position>)")
+
+
+def _do_keep(state: State, i: int, move: Move) -> list[Event]:
+    seat = state.seats[i]
+    index = _find(seat, Kind.KEEP)
+    if move.card not in seat.shared_offer:
+        raise IllegalMoveError("keep one of the objective cards you drew: " + ", ".join(map(str, seat.shared_offer)))
+    assert move.card is not None
+    return [ev.SharedObjectiveChosen(i, move.card, index)]
+
+
 def _do_power(state: State, i: int, move: Move) -> list[Event]:
     if move.level not in power_levels(state, i):
         raise IllegalMoveError(f"tech {move.level} is not a power you may use now (once per round, once unlocked)")
@@ -1338,6 +1500,8 @@ _HANDLERS = {
     Action.REJECT: _do_reject,
     Action.EMPTY: _do_empty,
     Action.POWER: _do_power,
+    Action.LIFEPOD: _do_lifepod,
+    Action.KEEP: _do_keep,
 }
 
 
@@ -1353,7 +1517,7 @@ def _rover_moves(state: State, seat: Seat) -> Iterator[Move]:
         if at < 0:
             continue
         jumps = corp.rover_jumps(seat, at)
-        for n in sorted(set(neighbours(at)) | jumps):
+        for n in sorted(set(neighbours(at)) | corp.rover_steps(seat, at) | jumps):
             if (
                 n in grid
                 and n not in seat.rovers
@@ -1372,7 +1536,10 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
     if _choosing_setup(seat):
         assert seat.setup_offer is not None
         for planet, corp in setup_choice.choices(seat.setup_offer):
-            yield Move(Action.SETUP, planet=planet, corporation=corp)
+            if CORPORATIONS[corp].default_flux is None:
+                yield Move(Action.SETUP, planet=planet, corporation=corp)
+            else:
+                yield from (Move(Action.SETUP, planet=planet, corporation=corp, track=t) for t in TRACKS)
     if seat.objective_offer:
         yield from (Move(Action.REJECT, card=c) for c in seat.objective_offer)
         return
@@ -1400,7 +1567,7 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
             b.track
             if k is Kind.ADVANCE
             else index
-            if k in (Kind.CHOOSE, Kind.SELECT, Kind.REGRESS)
+            if k in (Kind.CHOOSE, Kind.SELECT, Kind.REGRESS, Kind.LIFEPOD)
             else b.rank
             if k is Kind.CIV
             else b.what,
@@ -1409,9 +1576,13 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
             continue
         seen.add(key)
         if k is Kind.ADVANCE:
-            yield Move(Action.ADVANCE, track=b.track)
+            assert b.track is not None
+            for lane, side in corporation(seat).routes(seat, b.track):
+                yield Move(Action.ADVANCE, track=b.track, lane=lane, side=side)
         elif k is Kind.CHOOSE:
-            yield from (Move(Action.CHOOSE, index=index, track=t) for t in choice_tracks(seat, b))
+            for t in choice_tracks(seat, b):
+                routes = corporation(seat).routes(seat, t) if b.source not in (FLUX, HEIGHT) else [(None, False)]
+                yield from (Move(Action.CHOOSE, index=index, track=t, lane=lane, side=side) for lane, side in routes)
         elif k is Kind.DEPLOY:
             yield from (Move(Action.DEPLOY, square=s) for s in _free_deploy_squares(seat))
         elif k is Kind.PATCH:
@@ -1422,6 +1593,13 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
                 yield Move(Action.STORE)
         elif k is Kind.CIV:
             yield from (Move(Action.CIV, card=c) for c in civ_choices(state, seat, b))
+        elif k is Kind.KEEP:
+            yield from (Move(Action.KEEP, card=c) for c in seat.shared_offer)
+        elif k is Kind.LIFEPOD:
+            for origin, target in corporation(seat).lifepod_moves(seat, b):
+                if (Kind.LIFEPOD, f"{origin} {target}") not in seen:
+                    seen.add((Kind.LIFEPOD, f"{origin} {target}"))
+                    yield Move(Action.LIFEPOD, origin=origin, target=target)
         elif k in (Kind.COLLECT, Kind.DESTROY):
             action = Action.COLLECT if k is Kind.COLLECT else Action.DESTROY
             yield from (Move(action, square=s) for s in targets(seat, b))
@@ -1436,7 +1614,7 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
                     yield from (
                         Move(Action.TELEPORT, rover=rover, square=s)
                         for s in squares
-                        if board.rover_may_enter(seat, at, s)
+                        if board.rover_may_enter(seat, at, s) and _teleport_ok(seat, b, at, s)
                     )
         elif k is Kind.PLACE:
             for tile in offered(state, i):

@@ -55,8 +55,10 @@ def track_medals(seat: Seat) -> dict[str, int]:
 
 
 def lifepod_medals(seat: Seat) -> int:
-    """1 per collected lifepod, 2 with Space Citizen Decree."""
-    return seat.lifepods_collected * (2 if SPACE_CITIZEN_DECREE in seat.hand else 1)
+    """1 per collected lifepod that scores, and 1 more per collected lifepod with Space Citizen
+    Decree (also those on Cosmos tracks, 14.21)."""
+    scored = powers.corporation(seat).scored_lifepods(seat)
+    return scored + (seat.lifepods_collected if SPACE_CITIZEN_DECREE in seat.hand else 0)
 
 
 def meteorite_medals(seat: Seat) -> int:
@@ -203,7 +205,9 @@ def objective_pairs(state: State) -> list[tuple[int, int, int]]:
 
 
 def objective_medals(state: State, only: int | None = None) -> list[dict[str, int]]:
-    """Per seat, medals from each neighbour objective card it shares (5 better, 2 tied, 0 worse).
+    """Per seat, medals from each neighbour objective card it shares (5 better, 2 tied, 0 worse), and
+    from each Jump Drive tech F card (key ``shared <id>``: 5 the best of all seats, 2 a tied best,
+    0 the others; 5 in a solo game, BGA).
 
     With ``only``, just the cards that seat shares are compared.
     """
@@ -217,6 +221,17 @@ def objective_medals(state: State, only: int | None = None) -> list[dict[str, in
         vb = sign * metric(state.seats[b], card.metric, card.terrain)
         out[a][str(card_id)] = 5 if va > vb else 2 if va == vb else 0
         out[b][str(card_id)] = 5 if vb > va else 2 if va == vb else 0
+    for card_id in state.shared_objectives:
+        card = objectives()[card_id]
+        sign = 1 if card.most else -1
+        values = [sign * metric(s, card.metric, card.terrain) for s in state.seats]
+        best = max(values)
+        for n, value in enumerate(values):
+            if only is not None and n != only:
+                continue
+            tied = values.count(best) > 1
+            won = 5 if state.players == 1 else (2 if tied else 5) if value == best else 0
+            out[n][f"shared {card_id}"] = won
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.contract import InvalidOptionError, rng
 
-from .data import corporations, planets
+from .data import TRACKS, Terrain, corporations, planets
 from .planets import PLANET_RULES
 from .powers import CORPORATIONS, STANDARD
 
@@ -78,8 +78,10 @@ def parse_seat_setup(value: Any, seats: int) -> tuple[tuple[str, str], ...]:
         raise InvalidOptionError(f"option 'seat_setup' needs one entry per seat ({seats}), not {value!r}")
     out = []
     for n, entry in enumerate(value):
-        if not isinstance(entry, dict) or set(entry) - {"planet", "corporation"}:
-            raise InvalidOptionError(f"option 'seat_setup': entry {n} must be {{'planet': ..., 'corporation': ...}}")
+        if not isinstance(entry, dict) or set(entry) - {"planet", "corporation", "flux"}:
+            raise InvalidOptionError(
+                f"option 'seat_setup': entry {n} must be {{'planet': ..., 'corporation': ...[, 'flux': track]}}"
+            )
         planet = planet_slug(entry.get("planet", SYMMETRIC_PLANET))
         corp = corporation_slug(entry.get("corporation", STANDARD))
         if planet is None:
@@ -92,8 +94,17 @@ def parse_seat_setup(value: Any, seats: int) -> tuple[tuple[str, str], ...]:
             raise InvalidOptionError(f"planet {planets()[planet].name} has no rules on this server yet")
         if not playable_corporation(corp):
             raise InvalidOptionError(f"corporation {corporations()[corp]['name']} has no rules on this server yet")
+        if "flux" in entry and (CORPORATIONS[corp].default_flux is None or entry["flux"] not in TRACKS):
+            raise InvalidOptionError(
+                f"option 'seat_setup': 'flux' (one of {', '.join(TRACKS)}) is only for Flux Industries (seat {n})"
+            )
         out.append((planet, corp))
     return tuple(out)
+
+
+def seat_setup_flux(value: list[dict[str, Any]]) -> tuple[Terrain | None, ...]:
+    """Per seat of a checked ``seat_setup``, the flux track it names (None: the default, civ)."""
+    return tuple(Terrain(entry["flux"]) if "flux" in entry else None for entry in value)
 
 
 def check_options(options: dict[str, Any], seats: int) -> None:

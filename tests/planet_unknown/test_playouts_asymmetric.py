@@ -70,3 +70,27 @@ def test_greedy_on_every_planet_and_corporation() -> None:
     for n in range(0, len(pairs), 6):
         group = pairs[n : n + 6]
         playout(len(group), n, {"seat_setup": [{"planet": p, "corporation": c} for p, c in group]}, "greedy")
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), flux=st.sampled_from(["civ", "water", "biomass", "rover", "tech"]))
+def test_cosmos_flux_and_jump_drive_never_crash(seed: int, flux: str) -> None:
+    seats = [
+        {"planet": "tartarus", "corporation": "cosmos-inc"},
+        {"planet": "petra", "corporation": "flux-industries", "flux": flux},
+        {"planet": "ksb-4156", "corporation": "jump-drive"},
+    ]
+    playout(3, seed, {"seat_setup": seats, "events": True})
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 6), seed=st.integers(0, 2**32))
+def test_dealt_corporations_and_planets_never_crash(players: int, seed: int) -> None:
+    """The full setup choice: every asymmetric corporation can be dealt (Flux names its track)."""
+    playout(players, seed, {"asymmetric_corporations": True, "asymmetric_planets": True, "events": True})
+
+
+def test_makeshift_never_crashes() -> None:
+    seats = [{"planet": "oblivion", "corporation": "makeshift"}, {"planet": "lacuna", "corporation": "makeshift"}]
+    playout(2, 7, {"seat_setup": seats, "events": True})
+    playout(2, 8, {"seat_setup": seats}, "greedy")

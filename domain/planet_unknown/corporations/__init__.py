@@ -3,6 +3,15 @@
 
 from __future__ import annotations
 
-from . import horizon_group, oasis_ultd, republic, wormhole_corp
+from . import cosmos_inc, flux_industries, horizon_group, jump_drive, makeshift, oasis_ultd, republic, wormhole_corp
 
-__all__ = ["horizon_group", "oasis_ultd", "republic", "wormhole_corp"]
+__all__ = [
+    "cosmos_inc",
+    "flux_industries",
+    "horizon_group",
+    "jump_drive",
+    "makeshift",
+    "oasis_ultd",
+    "republic",
+    "wormhole_corp",
+]
