@@ -24,7 +24,7 @@ from typing import Any
 from domain import contract
 from domain.contract import JSON, Event, Game, Role, Viewer
 from events import seats as seats_module
-from events.envelope import GENESIS_HASH, Envelope, canonical, seal, verify_chain
+from events.envelope import GENESIS_HASH, Envelope, canonical, seal
 from events.record import (
     GameCreated,
     Record,
@@ -509,12 +509,6 @@ class GameService:
         else:
             out |= {"payload": envelope.redacted, "redacted": True}
         return out
-
-    def verify_chain(self, game_id: str) -> tuple[int, str | None]:
-        """Check the whole hash chain; the number of events and the first break, if any."""
-        envelopes = self.store.read(game_id)
-        problem = verify_chain(envelopes)
-        return len(envelopes), None if problem is None else f"version {problem.version}: {problem.reason}"
 
     def games(
         self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None
