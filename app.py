@@ -288,20 +288,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
             "--schedule",
             str(data_dir / "celerybeat-schedule"),
         ],
-        "api": [
-            python,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"{host}:{port}",
-            "--workers",
-            "2",
-            "--threads",
-            "16",
-            "--graceful-timeout",
-            "5",
-            "app:create_app()",
-        ],
+        "api": gunicorn_command(host, port),
     }
     stopping = False
 
@@ -334,6 +321,32 @@ def up(host: str, port: int, data_dir: Path) -> int:
             embedded.stop()
     print("orrery: stopped", flush=True)
     return status
+
+
+def gunicorn_command(host: str, port: int, *, workers: int = 2) -> list[str]:
+    """The command that serves the API, as ``orrery up`` runs it (tests start the same one).
+
+    Header limits are raised above any value the API accepts, so that an
+    oversized header reaches the API and gets its JSON error, not gunicorn's page.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"{host}:{port}",
+        "--workers",
+        str(workers),
+        "--threads",
+        "16",
+        "--graceful-timeout",
+        "5",
+        "--limit-request-line",
+        "16384",
+        "--limit-request-field_size",
+        "65536",
+        "app:create_app()",
+    ]
 
 
 def _stop_all(children: list[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
