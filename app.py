@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from celery import Celery
 from flask import Flask
 
 from domain import contract
+from events.webhook_policy import ALLOW_SETTING, LOOPBACK_ALLOW, Network, WebhookPolicy, is_loopback_host, parse_allow
 
 BUILTIN_GAMES: tuple[str, ...] = ("domain.homeworlds:GAME", "domain.planet_unknown:GAME")
 """The games every server hosts, as ``module:attribute`` of a contract.Game."""
@@ -39,6 +40,24 @@ class Settings:
     games: tuple[str, ...] = ()
     visibility_timeout: int = 300
     public_url: str | None = None
+    limit_create: str = "30/minute;300/hour"
+    """Game creations per client address (a Flask-Limiter limit string; ``;`` joins several)."""
+    limit_moves: str = "120/minute"
+    """Moves per seat token (counted by the token's hash)."""
+    limit_moves_per_address: str = "600/minute"
+    """Moves per client address, whatever the token."""
+    limit_bad_token: str = "20/minute"
+    """Requests with a token that end in 401, per client address; beyond it, requests with a token get 429."""
+    streams_per_address: int = 16
+    """Open live streams (SSE and NDJSON) per client address, over all API processes."""
+    streams_per_game: int = 200
+    """Open live streams per game, over all API processes."""
+    streams_per_worker: int = 800
+    """Open live streams per API process; keep it below gunicorn's ``--worker-connections``."""
+    trust_proxy: int = 0
+    """How many proxies in front of the API to trust for ``X-Forwarded-For`` (0: none; the socket's address)."""
+    webhook_allow: tuple[Network, ...] = ()
+    """Networks webhook URLs may reach although they are not public (``ORRERY_WEBHOOK_ALLOW``, CIDRs)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -53,6 +72,15 @@ class Settings:
             games=tuple(g for g in env.get("ORRERY_GAMES", "").split(",") if g),
             visibility_timeout=int(env.get("ORRERY_VISIBILITY_TIMEOUT", "300")),
             public_url=env.get("ORRERY_PUBLIC_URL") or None,
+            limit_create=env.get("ORRERY_LIMIT_CREATE") or _default("limit_create"),
+            limit_moves=env.get("ORRERY_LIMIT_MOVES") or _default("limit_moves"),
+            limit_moves_per_address=env.get("ORRERY_LIMIT_MOVES_PER_ADDRESS") or _default("limit_moves_per_address"),
+            limit_bad_token=env.get("ORRERY_LIMIT_BAD_TOKEN") or _default("limit_bad_token"),
+            streams_per_address=int(env.get("ORRERY_STREAMS_PER_ADDRESS") or _default("streams_per_address")),
+            streams_per_game=int(env.get("ORRERY_STREAMS_PER_GAME") or _default("streams_per_game")),
+            streams_per_worker=int(env.get("ORRERY_STREAMS_PER_WORKER") or _default("streams_per_worker")),
+            trust_proxy=_proxy_hops(env.get("ORRERY_TRUST_PROXY", "")),
+            webhook_allow=parse_allow(env.get(ALLOW_SETTING, "")),
         )
 
     def require_redis(self) -> str:
@@ -61,6 +89,20 @@ class Settings:
                 "REDIS_URL is not set. `orrery up` (or `make run`) starts an embedded Redis and sets it."
             )
         return self.redis_url
+
+
+def _default(name: str) -> Any:
+    return Settings.__dataclass_fields__[name].default
+
+
+def _proxy_hops(raw: str) -> int:
+    """``ORRERY_TRUST_PROXY``: a number of proxies, or yes/true/on for one; empty, 0, no, false or off for none."""
+    value = raw.strip().lower()
+    if value in ("", "0", "no", "false", "off"):
+        return 0
+    if value in ("yes", "true", "on"):
+        return 1
+    return int(value)
 
 
 def load_games(settings: Settings) -> list[str]:
@@ -72,13 +114,27 @@ def load_games(settings: Settings) -> list[str]:
     return contract.names()
 
 
+WORKER_CONNECTIONS = 1000
+"""Connections one gevent API process serves at once (gunicorn's ``--worker-connections``)."""
+
+REDIS_MAX_CONNECTIONS = 4 * WORKER_CONNECTIONS
+"""The ceiling of one process's Redis pool. Each open live stream holds a connection while it blocks
+on XREAD, so the pool must outgrow the connections a process serves (redis-py's default is 100)."""
+
+
 @functools.cache
 def redis_client(url: str) -> redis.Redis:
     """One connection pool per URL and process.
 
     The socket timeout outlasts the longest blocking read (a live stream waits up to 15 s).
     """
-    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=30, socket_connect_timeout=5)
+    return redis.Redis.from_url(
+        url,
+        health_check_interval=30,
+        socket_timeout=30,
+        socket_connect_timeout=5,
+        max_connections=REDIS_MAX_CONNECTIONS,
+    )
 
 
 def build_service(settings: Settings) -> Any:
@@ -91,7 +147,11 @@ def build_service(settings: Settings) -> Any:
     load_games(settings)
     store = EventStore(redis_client(settings.require_redis()), Keyspace(settings.namespace))
     return GameService(
-        store, snapshot_every=settings.snapshot_every, on_append=wake_relay, public_url=settings.public_url
+        store,
+        snapshot_every=settings.snapshot_every,
+        on_append=wake_relay,
+        public_url=settings.public_url,
+        webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
 
 
@@ -104,6 +164,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions["orrery.settings"] = settings
     app.extensions["orrery.service"] = build_service(settings)
+    app.extensions["orrery.celery"] = make_celery(settings, current=False)
     init_api(app)
     return app
 
@@ -112,7 +173,10 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
     """The Celery app. Tasks are at-least-once and idempotent by construction.
 
     ``current=False`` makes an app that talks to the broker without becoming
-    the app that ``@shared_task`` tasks are sent through.
+    the app that ``@shared_task`` tasks are sent through. The current app is
+    also made the default of every thread and greenlet: Celery keeps "current"
+    per thread, so without it a request served by a gthread thread or a gevent
+    greenlet would send tasks through Celery's unconfigured fallback app.
     """
     visibility_timeout = settings.visibility_timeout
     app = Celery(
@@ -144,6 +208,8 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
         timezone="UTC",
     )
     app.conf["orrery_settings"] = settings
+    if current:
+        app.set_default()
     return app
 
 
@@ -251,11 +317,20 @@ def check_transcripts(game: str, paths: list[str]) -> int:
     return int(module.main(paths))
 
 
+def with_webhook_allow_default(env: Mapping[str, str], host: str) -> dict[str, str]:
+    """The environment of ``orrery up``'s children: unless the user set ``ORRERY_WEBHOOK_ALLOW``, an API
+    bound to a loopback address may call webhook bots on the same machine (``127.0.0.0/8,::1/128``)."""
+    out = dict(env)
+    if ALLOW_SETTING not in out and is_loopback_host(host):
+        out[ALLOW_SETTING] = LOOPBACK_ALLOW
+    return out
+
+
 def up(host: str, port: int, data_dir: Path) -> int:
     """Run the whole service in the foreground until Ctrl-C or SIGTERM."""
     from events.embedded import EmbeddedRedis
 
-    env = dict(os.environ)
+    env = with_webhook_allow_default(os.environ, host)
     embedded = None
     if not env.get("REDIS_URL"):
         redis_port = int(env.get("ORRERY_REDIS_PORT", "0")) or None
@@ -323,9 +398,20 @@ def up(host: str, port: int, data_dir: Path) -> int:
     return status
 
 
-def gunicorn_command(host: str, port: int, *, workers: int = 2) -> list[str]:
+def gunicorn_command(
+    host: str,
+    port: int,
+    *,
+    workers: int = 2,
+    worker_connections: int = WORKER_CONNECTIONS,
+    app: str = "app:create_app()",
+) -> list[str]:
     """The command that serves the API, as ``orrery up`` runs it (tests start the same one).
 
+    gevent workers serve each connection in a greenlet, so an open live stream
+    (blocked on Redis) holds no thread that an ordinary request needs; the
+    stream caps (see ``Settings.streams_per_worker``) keep some of each
+    process's ``worker_connections`` free for ordinary requests.
     Header limits are raised above any value the API accepts, so that an
     oversized header reaches the API and gets its JSON error, not gunicorn's page.
     """
@@ -337,15 +423,19 @@ def gunicorn_command(host: str, port: int, *, workers: int = 2) -> list[str]:
         f"{host}:{port}",
         "--workers",
         str(workers),
-        "--threads",
-        "16",
+        "--worker-class",
+        "gevent",
+        "--worker-connections",
+        str(worker_connections),
         "--graceful-timeout",
         "5",
         "--limit-request-line",
         "16384",
         "--limit-request-field_size",
         "65536",
-        "app:create_app()",
+        "--config",
+        str(Path(__file__).resolve().parent / "api" / "server_hooks.py"),
+        app,
     ]
 
 

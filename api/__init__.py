@@ -8,6 +8,8 @@ from flask_smorest import Api
 from api.errors import register_error_handlers
 from api.games import blp as games_blueprint
 from api.health import blp as health_blueprint
+from api.json_guard import install as install_json_guard
+from api.limits import init_limits
 from api.live import blp as live_blueprint
 
 
@@ -47,6 +49,8 @@ def init_api(app: Flask) -> Api:
         lambda filename: _send_asset(swagger_ui_bundle.swagger_ui_path, filename),
     )
     register_error_handlers(app)
+    init_limits(app)
+    install_json_guard(app)
     return api
 
 

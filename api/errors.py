@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from domain.contract import RuleError
@@ -12,6 +13,9 @@ from events.service import ServiceError
 
 RULE_STATUS = {"not_your_turn": 403, "game_over": 423}
 """HTTP status of a rule error by code; any other rule error is a 422."""
+
+DISCARD_FACTOR = 16
+"""A 413 reads and drops a body of up to this many times the limit before the connection closes."""
 
 HTTP_CODES = {
     400: ("bad_request", "The request could not be read."),
@@ -51,6 +55,10 @@ def register_error_handlers(app: Flask) -> None:
         if status == 413:
             limit = app.config.get("MAX_CONTENT_LENGTH")
             message = f"The request body is larger than the {limit} bytes this server accepts."
+            _discard_body(limit)
+            response, status = error_response(status, code, message)
+            response.headers["Connection"] = "close"
+            return response, status
         if messages is not None:
             if "Invalid JSON body." in str(messages):
                 return error_response(400, "malformed_json", "The request body is not valid JSON.")
@@ -64,6 +72,21 @@ def register_error_handlers(app: Flask) -> None:
     def unexpected(error: Exception) -> tuple[Response, int]:
         app.logger.exception("unhandled error")
         return error_response(500, "internal_error", "The server failed to handle this request.")
+
+
+def _discard_body(limit: int | None) -> None:
+    """Read and drop the body a 413 leaves unread (up to :data:`DISCARD_FACTOR` times the limit), so that
+    the connection closes after the 413 with a clean end of stream, not a reset that hides the answer."""
+    length = request.content_length
+    if length is None or limit is None or length > DISCARD_FACTOR * limit:
+        return
+    stream = request.environ["wsgi.input"]
+    with contextlib.suppress(Exception):
+        while length > 0:
+            chunk = stream.read(min(length, 64 * 1024))
+            if not chunk:
+                break
+            length -= len(chunk)
 
 
 def _describe(fields: Any) -> str:

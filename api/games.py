@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from api import schemas
 from domain.contract import Role, Viewer
 from events.record import Record
+from events.seats import BotSeat
 from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
@@ -47,7 +48,8 @@ def seat_of(game_id: str) -> int:
     return viewer
 
 
-def summary(record: Record) -> dict[str, Any]:
+def summary(record: Record, *, creator: bool = False) -> dict[str, Any]:
+    """The game's public facts; a webhook seat's URL only for its ``creator`` (``{"webhook": true}`` otherwise)."""
     result = None
     if record.outcome is not None:
         scored = record.scored
@@ -64,19 +66,25 @@ def summary(record: Record) -> dict[str, Any]:
         "status": record.status,
         "version": record.version,
         "created_at": record.created_ms,
-        "seats": [{"index": i, "name": s["name"], "bot": s["bot"]} for i, s in enumerate(record.created.seats)],
+        "seats": [
+            {"index": i, "name": s["name"], "bot": s["bot"] if creator else BotSeat.hide_url(s["bot"])}
+            for i, s in enumerate(record.created.seats)
+        ],
         "to_act": sorted(record.game.to_act(record.state)) if not record.over else [],
         "result": result,
     }
 
 
-def detail(record: Record, viewer: Viewer) -> dict[str, Any]:
-    return summary(record) | {"state": service().view(record, viewer), "seed_sha256": record.created.seed_sha256}
+def detail(record: Record, viewer: Viewer, *, creator: bool = False) -> dict[str, Any]:
+    return summary(record, creator=creator or viewer is Role.AUDITOR) | {
+        "state": service().view(record, viewer),
+        "seed_sha256": record.created.seed_sha256,
+    }
 
 
 def created_body(created: Created) -> dict[str, Any]:
     """A new game as its creator sees it once: with every seat's token and new webhook secrets."""
-    out = detail(created.record, Role.SPECTATOR)
+    out = detail(created.record, Role.SPECTATOR, creator=True)
     for seat in out["seats"]:
         seat["token"] = created.seat_tokens.get(seat["index"])
         seat["webhook_secret"] = created.webhook_secrets.get(seat["index"])
@@ -111,7 +119,7 @@ class Games(MethodView):
         """List games, newest first, filtered by game and status. Pass `next_cursor` back as `cursor`."""
         before = None
         if query["cursor"] is not None:
-            match = re.fullmatch(r"(\d+)\.([0-9a-f]+)", query["cursor"])
+            match = re.fullmatch(r"([0-9]{1,18})\.([0-9a-f]{1,64})", query["cursor"])
             if match is None:
                 raise InvalidRequest("cursor must be a next_cursor value from a previous page", field="cursor")
             before = (int(match[1]), match[2])
@@ -226,9 +234,13 @@ class DeliveryLog(MethodView):
 @blp.route("/<game_id>/verify")
 class Verify(MethodView):
     @blp.response(200, schemas.VerifyResult)
+    @blp.doc(security=BEARER)
     def get(self, game_id: str) -> dict[str, Any]:
-        """Refold every event: the hash chain, every move decided again, and the committed seed."""
-        return service().verify(game_id).to_json()
+        """Refold every event: the hash chain, every move decided again, and the committed seed.
+
+        Anyone may verify a finished game; a running game needs its creator's token.
+        """
+        return service().verify(game_id, service().viewer_for(game_id, bearer_token())).to_json()
 
 
 @blp.route("/<game_id>/export")

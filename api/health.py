@@ -1,9 +1,10 @@
-"""``/healthz``: is Redis up, and does a worker answer?"""
+"""Liveness (``/healthz``: the process answers) and readiness (``/readyz``: Redis and the workers)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from celery import Celery
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -11,18 +12,32 @@ from flask_smorest import Blueprint
 from api import schemas
 from domain import contract
 
-blp = Blueprint("health", __name__, url_prefix="/healthz", description="Liveness of the service and its parts.")
+blp = Blueprint("health", __name__, description="Liveness and readiness of the service and its parts.")
+
+WORKER_PING_S = 0.5
+"""How long ``/readyz`` waits for a worker to answer its ping (it returns at the first answer)."""
 
 
-@blp.route("")
-class Health(MethodView):
+@blp.route("/healthz")
+class Liveness(MethodView):
+    @blp.response(200, schemas.Liveness)
+    def get(self) -> Any:
+        """Liveness: answers at once while the process serves requests. It touches neither Redis nor the workers."""
+        return {"status": "ok", "games": contract.names()}
+
+
+@blp.route("/readyz")
+class Readiness(MethodView):
     @blp.response(200, schemas.Health)
     @blp.alt_response(503, schema=schemas.Health, description="Redis does not answer.")
     def get(self) -> Any:
-        """Check Redis and whether a Celery worker answers a ping (within half a second)."""
-        from app import celery
+        """Readiness: Redis answers a ping (else 503), and whether a Celery worker answers one (`ok` or `none`).
 
+        A missing worker is reported, not a 503: the API still serves reads and moves
+        without one; bot turns and scoring wait until a worker is back.
+        """
         service = current_app.extensions["orrery.service"]
+        celery: Celery = current_app.extensions["orrery.celery"]
         try:
             service.store.redis.ping()
             redis_state = "ok"
@@ -31,7 +46,7 @@ class Health(MethodView):
         worker_state = "none"
         if redis_state == "ok":
             try:
-                replies = celery.control.ping(timeout=0.5)
+                replies = celery.control.ping(timeout=WORKER_PING_S, limit=1)
                 worker_state = "ok" if replies else "none"
             except Exception as error:
                 worker_state = f"unknown: {error}"

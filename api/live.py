@@ -8,12 +8,13 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, request, stream_with_context
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
 from api.games import BEARER, bearer_token, service
+from api.limits import STREAM_TOO_MANY, stream_response
 from domain.contract import Viewer
 from events.envelope import canonical
 from events.service import GameService, InvalidRequest, token_hash
@@ -87,7 +88,7 @@ def last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID")
     if raw is None:
         return None
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
         raise InvalidRequest("Last-Event-ID must be an event's version, as sent in the stream's id: lines")
     return int(raw)
 
@@ -112,7 +113,8 @@ class GameStream(MethodView):
                 "`data:` the event as the requester may see it; a comment line at least every "
                 "`heartbeat` seconds; an `end` event once the game is over and scored.",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
-            }
+            },
+            "429": STREAM_TOO_MANY,
         },
     )
     def get(self, query: dict[str, Any], game_id: str) -> Response:
@@ -121,7 +123,7 @@ class GameStream(MethodView):
         resume = last_event_id()
         after = resume if resume is not None else query["after"]
         frames = game_events(service(), game_id, viewer, after, query["heartbeat"])
-        return Response(stream_with_context(frames), mimetype="text/event-stream", headers=STREAM_HEADERS)
+        return stream_response(game_id, frames, "text/event-stream", STREAM_HEADERS)
 
 
 @blp.route("/bots/stream")
@@ -135,13 +137,14 @@ class BotStream(MethodView):
                 "webhooks (the current one first), heartbeat lines, and a last line saying why "
                 "the stream ended. A new stream with the same token closes this one.",
                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
-            }
+            },
+            "429": STREAM_TOO_MANY,
         },
     )
     def get(self, query: dict[str, Any]) -> Response:
         """Pull a bot seat's turn requests instead of receiving webhooks (with the token from a turn request)."""
         token = bearer_token()
-        service().bot_seat(token)
+        game_id, _ = service().bot_seat(token)
         assert token is not None
         lines = bot_turns(service(), token, query["heartbeat"])
-        return Response(stream_with_context(lines), mimetype="application/x-ndjson", headers=STREAM_HEADERS)
+        return stream_response(game_id, lines, "application/x-ndjson", STREAM_HEADERS)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import json
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 NAME = validate.Length(min=1, max=64)
+MAX_OFFSET = 1_000_000_000
+"""The largest position a query may start from: far beyond any log, and within Redis's 64-bit indexes."""
+MAX_MOVE_CHARS = 4096
+"""The longest move, as compact JSON: a whole Homeworlds turn or a Planet Unknown action is far shorter."""
 
 
 class SeatRequest(Schema):
@@ -91,10 +97,16 @@ class ListQuery(Schema):
     cursor = fields.String(load_default=None)
 
 
+def _move_size(move: object) -> None:
+    if len(json.dumps(move, ensure_ascii=False, separators=(",", ":"))) > MAX_MOVE_CHARS:
+        raise ValidationError(f"A move is at most {MAX_MOVE_CHARS} characters as JSON.")
+
+
 class MoveRequest(Schema):
     move = fields.Raw(
         required=True,
         allow_none=False,
+        validate=_move_size,
         metadata={
             "description": (
                 "The move: a string in the game's notation, or its JSON form. Homeworlds takes one whole turn "
@@ -171,7 +183,7 @@ class LegalMoves(Schema):
 
 
 class DeliveriesQuery(Schema):
-    start = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    start = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -186,7 +198,12 @@ class DeliveryAttempt(Schema):
     latency_ms = fields.Integer(required=True)
     error = fields.String(allow_none=True)
     outcome = fields.String(
-        required=True, metadata={"description": "moved, accepted, retry, disabled, gave_up or stale"}
+        required=True,
+        metadata={
+            "description": "moved, accepted, retry, disabled, gave_up, stale, streamed (sent on the seat's pull "
+            "stream instead), or refused: the server's webhook policy refused the address (not public, or not "
+            "allowed by ORRERY_WEBHOOK_ALLOW), so no connection was made and the turn is not retried"
+        },
     )
 
 
@@ -224,4 +241,9 @@ class BotStreamQuery(Schema):
 class Health(Schema):
     redis = fields.String(required=True)
     worker = fields.String(required=True)
+    games = fields.List(fields.String(), required=True)
+
+
+class Liveness(Schema):
+    status = fields.String(required=True, metadata={"description": "`ok` whenever the process answers."})
     games = fields.List(fields.String(), required=True)

@@ -52,36 +52,66 @@ def bench_redis() -> Iterator[BenchRedis]:
                 embedded.stop()
 
 
+BENCH_LIMITS = {
+    "ORRERY_LIMIT_CREATE": "1000000/minute",
+    "ORRERY_LIMIT_MOVES": "1000000/minute",
+    "ORRERY_LIMIT_MOVES_PER_ADDRESS": "1000000/minute",
+    "ORRERY_LIMIT_BAD_TOKEN": "1000000/minute",
+}
+"""Benchmarks drive the API from one address faster than any client may: rate limits they never reach."""
+
+
 @contextlib.contextmanager
-def gunicorn(target: BenchRedis, app: str = "app:create_app()", threads: int = 16) -> Iterator[str]:
-    """The API under gunicorn (2 workers) with the test game, serving until the block ends; yields its URL."""
+def gunicorn(
+    target: BenchRedis,
+    app: str = "app:create_app()",
+    threads: int = 16,
+    *,
+    worker_class: str = "gthread",
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """The API under gunicorn (2 workers) with the test game, serving until the block ends; yields its URL.
+
+    ``worker_class="gevent"`` runs the command ``orrery up`` runs (``app.gunicorn_command``);
+    ``"gthread"`` runs ``threads`` threads per worker. ``env`` is added to the server's environment
+    (after ``BENCH_LIMITS``, so it can lower them).
+    """
+    from app import gunicorn_command
     from events.embedded import free_port
 
     port = free_port()
-    env = os.environ | {
-        "REDIS_URL": target.url,
-        "ORRERY_NAMESPACE": target.namespace,
-        "ORRERY_QUEUE": target.namespace,
-        "ORRERY_GAMES": "tests.support.tictactoe:GAME",
-        "PYTHONPATH": str(ROOT),
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        "2",
-        "--threads",
-        str(threads),
-        "--graceful-timeout",
-        "3",
-        "--log-level",
-        "warning",
-        app,
-    ]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    server_env = (
+        os.environ
+        | BENCH_LIMITS
+        | {
+            "REDIS_URL": target.url,
+            "ORRERY_NAMESPACE": target.namespace,
+            "ORRERY_QUEUE": target.namespace,
+            "ORRERY_GAMES": "tests.support.tictactoe:GAME",
+            "PYTHONPATH": str(ROOT),
+        }
+        | (env or {})
+    )
+    if worker_class == "gevent":
+        command = [*gunicorn_command("127.0.0.1", port, app=app), "--log-level", "warning"]
+    else:
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--threads",
+            str(threads),
+            "--graceful-timeout",
+            "3",
+            "--log-level",
+            "warning",
+            app,
+        ]
+    server = subprocess.Popen(command, cwd=ROOT, env=server_env, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, server)

@@ -30,6 +30,7 @@ class GameKeys:
     seed: str
     secrets: str
     deliveries: str
+    verdicts: str
     outbox: str
     bucket: int
 
@@ -55,6 +56,7 @@ class Keyspace:
             seed=f"{prefix}:seed",
             secrets=f"{prefix}:secrets",
             deliveries=f"{prefix}:deliveries",
+            verdicts=f"{prefix}:verdicts",
             outbox=self.outbox(b),
             bucket=b,
         )
@@ -85,6 +87,18 @@ class Keyspace:
     def pull_owner(self, token_hash: str) -> str:
         """The one pull stream that may read a bot seat's turn requests now."""
         return f"{self.namespace}:pull-owner:{token_hash}"
+
+    def game_streams(self, game_id: str) -> str:
+        """The open live streams of one game: a sorted set of stream ids scored by expiry (ms)."""
+        return f"{self.tag(bucket_of(game_id))}:g:{game_id}:streams"
+
+    def address_streams(self, address: str) -> str:
+        """The open live streams of one client address: a sorted set of stream ids scored by expiry (ms)."""
+        return f"{self.namespace}:streams:addr:{address}"
+
+    def rate_limits(self) -> str:
+        """The prefix of the rate limiter's counters (Flask-Limiter's Redis storage)."""
+        return f"{self.namespace}:limits"
 
     def pattern(self) -> str:
         """A SCAN pattern for every key of this namespace."""

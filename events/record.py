@@ -25,7 +25,12 @@ FINISHED = "finished"
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameCreated(Event):
-    """The first event of every game: what was created, and the seed's commitment."""
+    """The first event of every game: what was created, and the seed's commitment.
+
+    A game with a webhook seat records the webhook's URL here, for the worker;
+    then the event is seen whole by no seat, and everyone else reads it with
+    each webhook as ``{"webhook": true}`` (the creator reads it whole once the game is over).
+    """
 
     game: str
     rules_version: str
@@ -34,12 +39,24 @@ class GameCreated(Event):
     seed_sha256: str
     setup_events: int
 
+    def visibility(self) -> Visibility:
+        hidden = [{**seat, "bot": seats_module.BotSeat.hide_url(seat["bot"])} for seat in self.seats]
+        if hidden == list(self.seats):
+            return contract.PUBLIC
+        _, payload = contract.encode_event(self)
+        return Visibility(frozenset(), payload | {"seats": hidden})
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SeedRevealed(Event):
-    """The game's seed, revealed when it ends so anyone can check every deal."""
+    """The game's seed, revealed when it ends so anyone can check every deal.
+
+    ``salt`` is the secret random salt of the commitment in ``GameCreated``:
+    ``seed_sha256 == sha256(salt + seed)``. Games committed before salts have none.
+    """
 
     seed: str
+    salt: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 
 from domain import contract
 from domain.contract import JSON, Game, InvalidOptionError, Option
+from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
 
 DEFAULT_THINK_MS = 2000
 MAX_THINK_MS = 60_000
@@ -51,7 +52,7 @@ class InvalidSeat(ValueError):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class BotSeat:
-    """A bot seat's public description, as recorded in ``GameCreated``."""
+    """A bot seat's description, as recorded in ``GameCreated`` (a webhook's URL is for the creator only)."""
 
     builtin: str | None = None
     think_ms: int = DEFAULT_THINK_MS
@@ -62,6 +63,13 @@ class BotSeat:
             return {"webhook": self.webhook}
         return {"builtin": self.builtin, "think_ms": self.think_ms}
 
+    @staticmethod
+    def hide_url(raw: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        """A seat's public ``bot`` as anyone but the game's creator sees it: a webhook bot without its URL."""
+        if raw is not None and "webhook" in raw:
+            return {"webhook": True}
+        return raw
+
     @classmethod
     def from_public(cls, raw: Mapping[str, Any] | None) -> BotSeat | None:
         if raw is None:
@@ -71,8 +79,10 @@ class BotSeat:
         return cls(builtin=raw["builtin"], think_ms=raw.get("think_ms", DEFAULT_THINK_MS))
 
 
-def parse_bot(game: Game[Any], index: int, raw: Mapping[str, JSON] | None) -> BotSeat | None:
-    """Validate one seat's ``bot`` object."""
+def parse_bot(
+    game: Game[Any], index: int, raw: Mapping[str, JSON] | None, policy: WebhookPolicy | None = None
+) -> BotSeat | None:
+    """Validate one seat's ``bot`` object; a webhook URL must pass ``policy`` (the strict default without one)."""
     if raw is None:
         return None
     where = f"seat {index}"
@@ -84,12 +94,18 @@ def parse_bot(game: Game[Any], index: int, raw: Mapping[str, JSON] | None) -> Bo
     if "webhook" in raw:
         url = raw["webhook"]
         parsed = urlparse(url) if isinstance(url, str) else None
-        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
+        if not isinstance(url, str) or parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise InvalidSeat(f"{where}: webhook must be an http:// or https:// URL, not {url!r}")
         if "think_ms" in raw:
             raise InvalidSeat(f"{where}: think_ms applies to built-in bots only")
+        try:
+            (WebhookPolicy() if policy is None else policy).check_url(url)
+        except UnsafeWebhookURL as refused:
+            raise InvalidSeat(f"{where}: webhook URL refused: {refused}") from None
         return BotSeat(webhook=url)
     name = raw["builtin"]
+    if not isinstance(name, str):
+        raise InvalidSeat(f"{where}: builtin names a bot as a string, e.g. {{'builtin': 'random'}}")
     if name not in game.bots:
         raise InvalidSeat(f"{where}: {game.name} has no built-in bot {name!r}; it has: {', '.join(sorted(game.bots))}")
     think_ms = raw.get("think_ms", DEFAULT_THINK_MS)

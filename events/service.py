@@ -21,6 +21,8 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+import tenacity
+
 from domain import contract
 from domain.contract import JSON, Event, Game, Role, Viewer
 from events import seats as seats_module
@@ -28,7 +30,6 @@ from events.envelope import GENESIS_HASH, Envelope, canonical, seal
 from events.record import (
     GameCreated,
     Record,
-    SeedRevealed,
     finishes,
     fold_envelope,
     move_command,
@@ -42,10 +43,35 @@ from events.store import (
     UnknownGame,
     VersionConflict,
 )
-from events.verify import Verdict, verify
+from events.verify import Verdict, commitment, revealed, verify
+from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
 
-MAX_RETRIES = 50
+MAX_ATTEMPTS = 50
+"""How many times a command is decided again when concurrent commands keep moving the game on."""
+SCORE_ATTEMPTS = 20
 EXPORT_FORMAT = "orrery-export/1"
+MIN_SEED_HEX_DIGITS = 32
+"""A chosen seed for a game with hidden information carries at least 128 bits: 32 hexadecimal digits."""
+SALT_BYTES = 32
+
+
+def client_key(seat: int, key: str) -> str:
+    """Where a client's ``Idempotency-Key`` lives: a namespace per seat, apart from the server's commands."""
+    return f"client:{seat}:{key}"
+
+
+def server_key(name: str) -> str:
+    """Where the server's own commands (bot turns, webhook answers) keep their idempotency keys."""
+    return f"server:{name}"
+
+
+def _backoff() -> Any:
+    """Randomised exponential backoff between attempts of a contended command, from 2 ms up to 100 ms."""
+    return tenacity.wait_random_exponential(multiplier=0.002, max=0.1)
+
+
+class _Contended(Exception):
+    """The game moved on while a command was decided; decide it again."""
 
 
 def viewer_name(viewer: Viewer) -> str:
@@ -102,6 +128,10 @@ class InvalidRequest(ServiceError):
     code = "invalid_request"
 
 
+class WeakSeed(InvalidRequest):
+    code = "weak_seed"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class SeatSpec:
     """A seat asked for at creation."""
@@ -148,9 +178,11 @@ class GameService:
         cache_size: int = 512,
         on_append: Callable[[Record], None] | None = None,
         public_url: str | None = None,
+        webhook_policy: WebhookPolicy | None = None,
     ) -> None:
         self.store = store
         self.public_url = public_url
+        self.webhook_policy = WebhookPolicy() if webhook_policy is None else webhook_policy
         self.snapshot_every = snapshot_every
         self.on_append = on_append
         self._cache: collections.OrderedDict[str, Record] = collections.OrderedDict()
@@ -162,7 +194,14 @@ class GameService:
     def create(
         self, game_name: str, seats: Sequence[SeatSpec], options: Mapping[str, JSON], seed: bytes | None = None
     ) -> Created:
-        """Create a game, deal it from the seed and return the one-time tokens."""
+        """Create a game, deal it from the seed and return the one-time tokens.
+
+        The seed is committed as ``sha256(salt + seed)`` with a secret random salt, and both are
+        revealed when the game ends. A seed chosen by the creator for a game whose deal is hidden
+        must carry at least 128 bits (see :data:`MIN_SEED_HEX_DIGITS`): a guessable seed would let
+        anyone deal the hidden stacks offline.
+        """
+        chosen = seed is not None
         try:
             game = contract.get(game_name)
         except KeyError:
@@ -177,12 +216,15 @@ class GameService:
             )
         parsed = seats_module.split_options(game, options)
         try:
-            bots = [seats_module.parse_bot(game, i, s.bot) for i, s in enumerate(seats)]
+            bots = [seats_module.parse_bot(game, i, s.bot, self.webhook_policy) for i, s in enumerate(seats)]
         except seats_module.InvalidSeat as error:
             raise InvalidRequest(str(error), field="seats") from None
         seed = secrets.token_bytes(32) if seed is None else seed
         state = game.initial(len(seats), seats_module.rules_options(parsed))
         setup = game.setup(state, seed)
+        if chosen and any(not event.visibility().public for event in setup):
+            _require_strong_seed(seed)
+        salt = secrets.token_bytes(SALT_BYTES)
         created = GameCreated(
             game=game.name,
             rules_version=game.rules_version,
@@ -190,13 +232,13 @@ class GameService:
                 {"name": s.name, "bot": None if b is None else b.public()} for s, b in zip(seats, bots, strict=True)
             ),
             options=parsed,
-            seed_sha256=hashlib.sha256(seed).hexdigest(),
+            seed_sha256=commitment(seed, salt),
             setup_events=len(setup),
         )
         game_id = secrets.token_hex(8)
         now = _now_ms()
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        return self._open(self._fold(None, envelopes), envelopes, seed)
+        return self._open(self._fold(None, envelopes), envelopes, seed, salt)
 
     def submit(
         self,
@@ -210,49 +252,101 @@ class GameService:
         """Decide and append ``seat``'s move.
 
         With ``expected_version`` a concurrent change is a :class:`StaleVersion`;
-        without it the service folds again and retries.
+        without it the service folds again and retries, a bounded number of
+        times with randomised backoff. ``idempotency_key`` is the client's key,
+        kept in a namespace of ``seat``'s own.
         """
+        key = None if idempotency_key is None else client_key(seat, idempotency_key)
+        return self._submit(game_id, seat, move, expected_version=expected_version, key=key)
+
+    def submit_for_server(
+        self, game_id: str, seat: int, move: JSON, *, command: str, expected_version: int | None = None
+    ) -> MoveResult:
+        """Append a move that the server makes on ``seat``'s behalf (a bot's turn, a webhook's answer).
+
+        ``command`` names it uniquely, such as ``bot:<seat>:<version>``; no client key can reach it.
+        """
+        return self._submit(game_id, seat, move, expected_version=expected_version, key=server_key(command))
+
+    def _submit(
+        self, game_id: str, seat: int, move: JSON, *, expected_version: int | None, key: str | None
+    ) -> MoveResult:
         fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
-        for _ in range(MAX_RETRIES):
-            record = self.head(game_id)
-            if idempotency_key is not None:
-                prior = self._prior_result(record, idempotency_key, fingerprint)
-                if prior is not None:
-                    return prior
-            if expected_version is not None and expected_version != record.version:
+        retrying = tenacity.Retrying(
+            stop=tenacity.stop_after_attempt(MAX_ATTEMPTS),
+            wait=_backoff(),
+            retry=tenacity.retry_if_exception_type(_Contended),
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    return self._submit_once(game_id, seat, move, expected_version, key, fingerprint)
+        except _Contended:
+            pass
+        raise StaleVersion(
+            f"the game kept changing while this move was decided ({MAX_ATTEMPTS} tries); send it again",
+            current_version=self.head(game_id).version,
+        )
+
+    def _submit_once(
+        self, game_id: str, seat: int, move: JSON, expected_version: int | None, key: str | None, fingerprint: str
+    ) -> MoveResult:
+        record = self.head(game_id)
+        if key is not None:
+            prior = self._prior_result(record, key, fingerprint)
+            if prior is not None:
+                return prior
+        if expected_version is not None and expected_version != record.version:
+            raise StaleVersion(
+                f"the game is at version {record.version}, not {expected_version}; read it again and retry",
+                current_version=record.version,
+            )
+        if record.over:
+            raise contract.GameOverError("the game is over; no more moves are taken")
+        events = move_command(record, seat, move)
+        try:
+            return self._append(record, events, seat, key, fingerprint)
+        except VersionConflict as conflict:
+            if expected_version is not None:
                 raise StaleVersion(
-                    f"the game is at version {record.version}, not {expected_version}; read it again and retry",
-                    current_version=record.version,
-                )
-            if record.over:
-                raise contract.GameOverError("the game is over; no more moves are taken")
-            events = move_command(record, seat, move)
-            try:
-                return self._append(record, events, seat, idempotency_key, fingerprint)
-            except VersionConflict as conflict:
-                if expected_version is not None:
-                    raise StaleVersion(
-                        f"the game moved on to version {conflict.current} while this move was decided",
-                        current_version=conflict.current,
-                    ) from None
-            except IdempotencyConflict:
-                continue
-        raise StaleVersion("the game is changing too fast; retry", current_version=self.head(game_id).version)
+                    f"the game moved on to version {conflict.current} while this move was decided",
+                    current_version=conflict.current,
+                ) from None
+            raise _Contended from None
+        except IdempotencyConflict:
+            raise _Contended from None
 
     def score(self, game_id: str) -> Record:
-        """Append ``GameScored`` once for a finished game; a repeat changes nothing."""
-        while True:
-            record = self.head(game_id)
-            events = score_command(record)
-            if not events:
-                return record
-            try:
-                result = self._append(record, events, None, "game-scored", "0" * 64)
-            except (VersionConflict, IdempotencyConflict):
-                continue
-            return result.record
+        """Append ``GameScored`` once for a finished game; a repeat changes nothing.
 
-    def _open(self, record: Record, envelopes: list[Envelope], seed: bytes, forked_from: str = "") -> Created:
+        The append is guarded by the expected version alone, so no idempotency entry can
+        block it. Concurrent scorers are retried a bounded number of times with backoff;
+        past that it raises :class:`StaleVersion` and the caller (a task) tries again later.
+        """
+        retrying = tenacity.Retrying(
+            stop=tenacity.stop_after_attempt(SCORE_ATTEMPTS),
+            wait=_backoff(),
+            retry=tenacity.retry_if_exception_type(VersionConflict),
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    record = self.head(game_id)
+                    events = score_command(record)
+                    if not events:
+                        return record
+                    return self._append(record, events, None, None, "").record
+        except VersionConflict as conflict:
+            raise StaleVersion(
+                f"the game kept changing while it was scored ({SCORE_ATTEMPTS} tries)", current_version=conflict.current
+            ) from None
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def _open(
+        self, record: Record, envelopes: list[Envelope], seed: bytes, salt: bytes, forked_from: str = ""
+    ) -> Created:
         """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
         bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
         webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
@@ -271,6 +365,7 @@ class GameService:
             record.game.rules_version,
             envelopes,
             seed=seed,
+            salt=salt,
             tokens=roles,
             created_ms=now,
             timers=self.timers(record, now),
@@ -301,8 +396,8 @@ class GameService:
             return None
         events = timeout_command(record, self.store.seed(game_id))
         try:
-            return self._append(record, events, None, f"timeout:{version}", "0" * 64)
-        except (VersionConflict, IdempotencyConflict):
+            return self._append(record, events, None, None, "")
+        except VersionConflict:
             return None
 
     def bot_move(self, game_id: str, seat: int, version: int) -> MoveResult | None:
@@ -316,7 +411,7 @@ class GameService:
         rng = random.Random(hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest())
         move = record.game.bots[bot.builtin](record.state, seat, rng, bot.think_ms)
         try:
-            return self.submit(game_id, seat, move, idempotency_key=f"bot:{seat}:{version}")
+            return self.submit_for_server(game_id, seat, move, command=f"bot:{seat}:{version}")
         except (StaleVersion, contract.RuleError):
             return None
 
@@ -355,13 +450,19 @@ class GameService:
             raise Forbidden("only the game's creator may fork it")
         head = self.head(game_id)
         first = 1 + head.created.setup_events
-        if not first <= at <= head.version:
-            raise InvalidRequest(
-                f"a fork starts after the deal: at must be between {first} and {head.version}", field="at"
-            )
+        last = self.visible(game_id, viewer).version
+        if not first <= at <= last:
+            raise InvalidRequest(f"a fork starts after the deal: at must be between {first} and {last}", field="at")
         prefix = self.store.read(game_id, upto=at)
-        if not head.over and any(e.visible_to is not None for e in prefix):
+        if not head.over and any(e.visible_to is not None and e.type != "GameCreated" for e in prefix):
             raise ForkUnavailable("this game has hidden information; it can be forked once it is over")
+        for i, seat in enumerate(head.created.seats):
+            bot = seats_module.BotSeat.from_public(seat["bot"])
+            if bot is not None and bot.webhook is not None:
+                try:
+                    self.webhook_policy.check_url(bot.webhook)
+                except UnsafeWebhookURL as refused:
+                    raise InvalidRequest(f"seat {i}: webhook URL refused: {refused}", field="seats") from None
         new_id = secrets.token_hex(8)
         previous, envelopes = GENESIS_HASH, []
         for e in prefix:
@@ -370,12 +471,30 @@ class GameService:
             envelope = seal(previous, **body)
             envelopes.append(envelope)
             previous = envelope.hash
-        return self._open(self._fold(None, envelopes), envelopes, self.store.seed(game_id), f"{game_id}@{at}")
+        seed, salt = self.store.sealed_seed(game_id)
+        return self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}")
 
-    def verify(self, game_id: str) -> Verdict:
-        """Refold and recheck the whole game: hash chain, every command, the seed."""
-        self.head(game_id)
-        return verify(self.store.read(game_id))
+    def verify(self, game_id: str, viewer: Viewer = Role.AUDITOR) -> Verdict:
+        """Refold and recheck the game: hash chain, every command, the seed.
+
+        Anyone may verify a finished game, whose verdict is computed once and cached. Only the
+        creator may verify a running game, and only up to the version the creator may read
+        (``spectator_delay`` holds it back), so no verdict leaks a hidden live state.
+        """
+        head = self.head(game_id)
+        if not head.over:
+            if viewer is Role.SPECTATOR:
+                raise Unauthorized("verifying a running game needs its creator's token; anyone may once it is over")
+            if viewer is not Role.AUDITOR:
+                raise Forbidden("only the game's creator may verify it while it runs; anyone may once it is over")
+            upto = self.visible(game_id, viewer).version
+            return verify(self.store.read(game_id, upto=upto))
+        cached = self.store.cached_verdict(game_id, head.version)
+        if cached is not None:
+            return Verdict.from_json(cached)
+        verdict = verify(self.store.read(game_id, upto=head.version))
+        self.store.cache_verdict(game_id, head.version, verdict.to_json())
+        return verdict
 
     def export(self, game_id: str, viewer: Viewer) -> Iterator[str]:
         """The game as NDJSON lines: a header, then one line per event as ``viewer`` may see it.
@@ -385,15 +504,16 @@ class GameService:
         stored envelopes, which ``orrery verify`` checks offline.
         """
         record = self.head(game_id)
-        envelopes = self.store.read(game_id, upto=self.visible(game_id, viewer).version)
+        visible = self.visible(game_id, viewer)
+        envelopes = self.store.read(game_id, upto=visible.version)
         complete = all(self.project(record, e, viewer)["redacted"] is False for e in envelopes)
         header = {
             "format": EXPORT_FORMAT,
             "game_id": game_id,
             "game": record.game.name,
             "rules_version": record.game.rules_version,
-            "version": record.version,
-            "status": record.status,
+            "version": visible.version,
+            "status": visible.status,
             "viewer": viewer_name(viewer),
             "complete": complete,
             "exported_at": _now_ms(),
@@ -472,12 +592,16 @@ class GameService:
     def state_at(self, game_id: str, viewer: Viewer, at: int | None) -> tuple[int, JSON]:
         """``viewer``'s view of the state at version ``at`` (the newest it may see without one).
 
-        Once the game is over the creator reads every past state whole.
+        Once the game is over the creator reads every past state whole. The states inside the deal
+        (before version ``1 + setup_events``) were never a position of the game, as for :meth:`fork`.
         """
         head = self.head(game_id)
         visible = self.visible(game_id, viewer)
-        if at is not None and at > visible.version:
-            raise InvalidRequest(f"version must be between 1 and {visible.version}, not {at}", field="at")
+        first = 1 + head.created.setup_events
+        if at is not None and not first <= at <= visible.version:
+            raise InvalidRequest(
+                f"version must be between {first} (the end of the deal) and {visible.version}, not {at}", field="at"
+            )
         record = visible if at is None else self.at(game_id, at)
         effective = Role.SPECTATOR if viewer is Role.AUDITOR and not head.over else viewer
         return record.version, record.game.view(record.state, effective)
@@ -487,10 +611,16 @@ class GameService:
         return record.game.view(record.state, self._effective(record, viewer))
 
     def project(self, record: Record, envelope: Envelope, viewer: Viewer) -> dict[str, Any]:
-        """An envelope as ``viewer`` may see it. Redacted events carry no hash or id."""
+        """An envelope as ``viewer`` may see it. Redacted events carry no hash or id.
+
+        A ``GameCreated`` stored public before webhook URLs were hidden is hidden as a new one is.
+        """
+        visible_to, redacted = envelope.visible_to, envelope.redacted
+        if envelope.type == "GameCreated" and visible_to is None and not record.created.visibility().public:
+            visible_to, redacted = (), dict(record.created.visibility().redacted)
         visible = (
-            envelope.visible_to is None
-            or (isinstance(viewer, int) and viewer in envelope.visible_to)
+            visible_to is None
+            or (isinstance(viewer, int) and viewer in visible_to)
             or (viewer is Role.AUDITOR and record.over)
         )
         out: dict[str, Any] = {
@@ -507,14 +637,15 @@ class GameService:
                 "redacted": False,
             }
         else:
-            out |= {"payload": envelope.redacted, "redacted": True}
+            out |= {"payload": redacted, "redacted": True}
         return out
 
     def games(
         self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None
     ) -> Iterator[Record]:
+        """Games, newest first, each as a spectator may see it (``spectator_delay`` included)."""
         for _, game_id in self.store.list_games(game=game, status=status, limit=limit, before=before):
-            yield self.head(game_id)
+            yield self.visible(game_id, Role.SPECTATOR)
 
     # --- internals -------------------------------------------------------------
 
@@ -539,7 +670,7 @@ class GameService:
         now = _now_ms()
         finishing = finishes(record, events)
         if finishing:
-            events = [*events, SeedRevealed(seed=self.store.seed(record.game_id).hex())]
+            events = [*events, revealed(*self.store.sealed_seed(record.game_id))]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
         new = self._fold(record, envelopes)
         appended = self.store.append(
@@ -632,3 +763,16 @@ def _pickle_record(record: Record) -> bytes:
     """A record without its game object, which is looked up again by name."""
     fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.name != "game"}
     return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _require_strong_seed(seed: bytes) -> None:
+    """Refuse a chosen seed that could be guessed: fewer than 32 hexadecimal digits, or too few distinct ones."""
+    text = seed.decode("ascii", errors="replace")
+    hex_digits = all(c in "0123456789abcdefABCDEF" for c in text)
+    if not hex_digits or len(text) < MIN_SEED_HEX_DIGITS or len(set(text.lower())) < 8:
+        raise WeakSeed(
+            "this game deals hidden information, so a chosen seed must carry at least 128 bits: give "
+            f"{MIN_SEED_HEX_DIGITS} or more random hexadecimal digits (such as secrets.token_hex(16)), "
+            "or omit the seed and the server draws one",
+            field="seed",
+        )

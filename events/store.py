@@ -19,6 +19,9 @@ from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
 from events.record import ACTIVE, FINISHED
 
+MAX_LIST_INDEX = 2**63 - 1
+"""The largest index a Redis list command takes."""
+
 _CREATE = """
 if redis.call('EXISTS', KEYS[2]) == 1 then return {'exists'} end
 local n = tonumber(ARGV[8])
@@ -184,16 +187,21 @@ class EventStore:
         seed: bytes,
         tokens: dict[str, str],
         created_ms: int,
+        salt: bytes = b"",
         timers: Sequence[tuple[str, int]] = (),
         secrets: dict[str, str] | None = None,
         forked_from: str = "",
         outbox_event: str = "created",
     ) -> Appended:
-        """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically."""
+        """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically.
+
+        ``salt`` is the secret that the seed's public commitment is salted with; it is revealed with the seed.
+        """
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
         keys += [self.keys.timers(k.bucket), k.secrets]
-        argv: list[Any] = [game_id, created_ms, game, rules_version, seed.hex(), envelopes[-1].hash, outbox_event]
+        sealed_seed = f"{salt.hex()}:{seed.hex()}" if salt else seed.hex()
+        argv: list[Any] = [game_id, created_ms, game, rules_version, sealed_seed, envelopes[-1].hash, outbox_event]
         argv += [len(envelopes), *(e.to_json() for e in envelopes), len(tokens)]
         for token_hash, role in tokens.items():
             argv += [token_hash, role]
@@ -312,10 +320,24 @@ class EventStore:
 
     def seed(self, game_id: str) -> bytes:
         """The game's secret seed. Only the service reads it."""
+        return self.sealed_seed(game_id)[0]
+
+    def sealed_seed(self, game_id: str) -> tuple[bytes, bytes]:
+        """The game's secret seed and the salt of its commitment (empty for games created before salts)."""
         raw = self.redis.get(self.keys.game(game_id).seed)
         if raw is None:
             raise UnknownGame(game_id)
-        return bytes.fromhex(raw.decode())
+        salt, _, seed = raw.decode().rpartition(":")
+        return bytes.fromhex(seed), bytes.fromhex(salt)
+
+    def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
+        """A verification verdict cached for the game at ``version``, if any."""
+        raw = self.redis.hget(self.keys.game(game_id).verdicts, str(version))
+        return None if raw is None else dict(json.loads(raw))
+
+    def cache_verdict(self, game_id: str, version: int, verdict: dict[str, Any]) -> None:
+        """Keep the verdict of a finished game's log up to ``version``: that log never changes."""
+        self.redis.hset(self.keys.game(game_id).verdicts, str(version), canonical(verdict))
 
     def list_games(
         self,
@@ -426,7 +448,8 @@ class EventStore:
         pipe.execute()
 
     def deliveries(self, game_id: str, *, start: int = 0, limit: int = 100) -> list[dict[str, Any]]:
-        rows = self.redis.lrange(self.keys.game(game_id).deliveries, start, start + limit - 1)
+        stop = min(start + limit - 1, MAX_LIST_INDEX)
+        rows = self.redis.lrange(self.keys.game(game_id).deliveries, min(start, MAX_LIST_INDEX), stop)
         return [json.loads(row) for row in rows]
 
     def _index_keys(self, k: GameKeys, game: str, status: str) -> list[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import contract
@@ -64,6 +64,19 @@ class Verdict:
             "seed": self.seed,
             "first_failure": None if self.ok else {"version": self.failure_version, "reason": self.failure},
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Verdict:
+        """The verdict that :meth:`to_json` gave."""
+        failure = data.get("first_failure") or {}
+        return cls(
+            ok=data["verdict"] == "ok",
+            events=int(data["events"]),
+            state_hash=data["state_hash"],
+            seed=data["seed"],
+            failure_version=failure.get("version"),
+            failure=failure.get("reason"),
+        )
 
     def __str__(self) -> str:
         if self.ok:
@@ -112,28 +125,28 @@ def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
             raise _Failure(
                 envelope.version, f"recorded under rules {envelope.rules_version}, not {record.created.rules_version}"
             )
-    seed = _revealed_seed(envelopes, record)
+    seed, salt = _revealed_seed(envelopes, record)
     count = record.created.setup_events
     setup = envelopes[1 : 1 + count]
     if seed is not None:
         initial = record.game.initial(record.seat_count, rules_options(record.created.options))
-        _compare(record.game.setup(initial, seed), setup, None, 2, "the deal")
+        _compare(record.game.setup(initial, seed), setup, None, 2, "the deal", record.game.events)
     record = _fold(record, setup)
     i = 1 + count
     while i < len(envelopes):
         head = envelopes[i]
-        expected, length = _command(record, head, envelopes, i, seed)
+        expected, length = _command(record, head, envelopes, i, seed, salt)
         group = envelopes[i : i + length]
         if expected is not None:
             seat = head.seat if head.type == "MoveMade" else None
-            _compare(expected, group, seat, head.version, _describe(head))
+            _compare(expected, group, seat, head.version, _describe(head), record.game.events)
         record = _fold(record, group)
         i += length
     return record, "verified" if seed is not None else "not revealed"
 
 
 def _command(
-    record: Record, head: Envelope, envelopes: list[Envelope], i: int, seed: bytes | None
+    record: Record, head: Envelope, envelopes: list[Envelope], i: int, seed: bytes | None, salt: bytes
 ) -> tuple[list[Event] | None, int]:
     """The events the command starting at ``head`` must have produced (None where they cannot be
     recomputed yet: random timeout moves before the seed is revealed), and how many envelopes it spans."""
@@ -162,11 +175,18 @@ def _command(
     if finishes(record, expected):
         if seed is None:
             raise _Failure(head.version, "the game ended here but its seed was not revealed")
-        expected.append(SeedRevealed(seed=seed.hex()))
+        expected.append(revealed(seed, salt))
     return expected, len(expected)
 
 
-def _compare(expected: Sequence[Event], actual: Sequence[Envelope], seat: int | None, version: int, what: str) -> None:
+def _compare(
+    expected: Sequence[Event],
+    actual: Sequence[Envelope],
+    seat: int | None,
+    version: int,
+    what: str,
+    game_events: Mapping[str, type[Event]],
+) -> None:
     for n, event in enumerate(expected):
         at = version + n
         if n >= len(actual):
@@ -175,7 +195,7 @@ def _compare(expected: Sequence[Event], actual: Sequence[Envelope], seat: int | 
         got = actual[n]
         if got.type != type_name:
             raise _Failure(got.version, f"{what}: the rules produce {type_name} here, the log has {got.type}")
-        if got.payload != payload:
+        if got.payload != payload and not _same_event(event, got, game_events):
             raise _Failure(got.version, f"{what}: the {type_name} event's content differs from what the rules produce")
         if seat is not None and got.seat != seat:
             raise _Failure(got.version, f"{what}: the event is attributed to seat {got.seat}, not seat {seat}")
@@ -185,14 +205,38 @@ def _compare(expected: Sequence[Event], actual: Sequence[Envelope], seat: int | 
             raise _Failure(got.version, f"{what}: the {type_name} event's visibility differs from the rules'")
 
 
-def _revealed_seed(envelopes: list[Envelope], record: Record) -> bytes | None:
+def _same_event(expected: Event, got: Envelope, game_events: Mapping[str, type[Event]]) -> bool:
+    """Whether a stored payload decodes to the expected event: a field added later with a default
+    (such as ``SeedRevealed.salt``) is absent from the payloads of older games."""
+    types = SERVICE_EVENTS if got.type in SERVICE_EVENTS else game_events
+    try:
+        return bool(contract.decode_event(types, got.type, got.payload) == expected)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def commitment(seed: bytes, salt: bytes) -> str:
+    """The public commitment to a seed: ``sha256(salt + seed)``, hex."""
+    return hashlib.sha256(salt + seed).hexdigest()
+
+
+def revealed(seed: bytes, salt: bytes) -> SeedRevealed:
+    """The event that reveals a seed and its salt (no salt field for the unsalted commitments of old games)."""
+    return SeedRevealed(seed=seed.hex(), salt=salt.hex()) if salt else SeedRevealed(seed=seed.hex())
+
+
+def _revealed_seed(envelopes: list[Envelope], record: Record) -> tuple[bytes | None, bytes]:
     for envelope in envelopes:
         if envelope.type == "SeedRevealed":
-            seed = bytes.fromhex(envelope.payload["seed"])
-            if hashlib.sha256(seed).hexdigest() != record.created.seed_sha256:
+            try:
+                seed = bytes.fromhex(envelope.payload["seed"])
+                salt = bytes.fromhex(envelope.payload.get("salt", ""))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise _Failure(envelope.version, "the SeedRevealed event does not hold a hexadecimal seed") from None
+            if commitment(seed, salt) != record.created.seed_sha256:
                 raise _Failure(envelope.version, "the revealed seed does not match the commitment in GameCreated")
-            return seed
-    return None
+            return seed, salt
+    return None, b""
 
 
 def _fold(record: Record, envelopes: Sequence[Envelope]) -> Record:

@@ -28,6 +28,16 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = f"orrery-test-{uuid.uuid4().hex[:8]}"
 TEST_GAMES = "tests.support.tictactoe:GAME"
 
+TEST_LIMITS = {
+    "ORRERY_LIMIT_CREATE": "1000000/minute",
+    "ORRERY_LIMIT_MOVES": "1000000/minute",
+    "ORRERY_LIMIT_MOVES_PER_ADDRESS": "1000000/minute",
+    "ORRERY_LIMIT_BAD_TOKEN": "1000000/minute",
+    "ORRERY_STREAMS_PER_ADDRESS": "1000",
+    "ORRERY_STREAMS_PER_GAME": "1000",
+}
+"""The whole suite runs from 127.0.0.1: limits it never reaches (tests/test_limits.py builds apps with low ones)."""
+
 _embedded: Any = None
 TMP = Path(tempfile.mkdtemp(prefix="orrery-tests-"))
 
@@ -54,6 +64,9 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["ORRERY_NAMESPACE"] = NAMESPACE
     os.environ["ORRERY_QUEUE"] = NAMESPACE
     os.environ["ORRERY_GAMES"] = TEST_GAMES
+    for name, value in TEST_LIMITS.items():
+        os.environ.setdefault(name, value)
+    os.environ.setdefault("ORRERY_WEBHOOK_ALLOW", "127.0.0.0/8,::1/128")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

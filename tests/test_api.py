@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 
 from events.service import GameService
+from tests.support.seeds import strong_seed
+
+FIXED_SEED = strong_seed("fixed-seed").decode()
 
 
 def create(client: Any, **extra: Any) -> dict[str, Any]:
-    body = {"game": "tictactoe", "seats": [{"name": "Ada"}, {"name": "Bob"}], "seed": "fixed-seed"} | extra
+    body = {"game": "tictactoe", "seats": [{"name": "Ada"}, {"name": "Bob"}], "seed": FIXED_SEED} | extra
     response = client.post("/v1/games", json=body)
     assert response.status_code == 201, response.json
     return response.json
@@ -57,7 +60,8 @@ class TestCreate:
         assert game["to_act"] in ([0], [1])
         assert all(seat["token"] for seat in game["seats"])
         assert game["creator_token"]
-        assert game["seed_sha256"] == hashlib.sha256(b"fixed-seed").hexdigest()
+        assert len(game["seed_sha256"]) == 64
+        assert game["seed_sha256"] != hashlib.sha256(FIXED_SEED.encode()).hexdigest(), "the commitment is salted"
 
     def test_tokens_are_shown_only_once(self, client: Any) -> None:
         game = create(client)
@@ -271,6 +275,7 @@ class TestDocs:
             "/v1/games/{game_id}/state",
             "/v1/games/{game_id}/legal-moves",
             "/healthz",
+            "/readyz",
         ):
             assert path in spec["paths"], path
         assert "MoveRequest" in spec["components"]["schemas"]

@@ -25,6 +25,7 @@ from events.keys import Keyspace
 from events.service import GameService, SeatSpec
 from events.store import EventStore
 from tests.conftest import NAMESPACE, ROOT, Worker, wait_for
+from tests.support.seeds import strong_seed
 
 RANDOM = {"builtin": "random", "think_ms": 1}
 
@@ -67,7 +68,7 @@ class TestBuiltinBots:
     def test_a_late_or_repeated_bot_task_changes_nothing(self, service: GameService) -> None:
         store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
         idle = GameService(store)
-        created = idle.create("tictactoe", [SeatSpec("R1", RANDOM), SeatSpec("R2", RANDOM)], {}, b"dup")
+        created = idle.create("tictactoe", [SeatSpec("R1", RANDOM), SeatSpec("R2", RANDOM)], {}, strong_seed("dup"))
         game_id, version = created.record.game_id, created.record.version
         seat = next(iter(created.record.game.to_act(created.record.state)))
         first = idle.bot_move(game_id, seat, version)
@@ -294,7 +295,7 @@ def test_a_worker_killed_mid_turn_is_replaced_and_the_turn_is_played_once(tmp_pa
     service = GameService(store)
     slow = {"builtin": "slow", "think_ms": 3000}
     first = Worker(tmp_path, env).start(concurrency=1)
-    record = service.create("tictactoe", [SeatSpec("S1", slow), SeatSpec("S2", slow)], {}, b"kill").record
+    record = service.create("tictactoe", [SeatSpec("S1", slow), SeatSpec("S2", slow)], {}, strong_seed("kill")).record
     game_id, version = record.game_id, record.version
     try:
         wait_for(lambda: re.search(r"play_bot_turn\[[^]]+\] received", first.log.read_text()), timeout=30)

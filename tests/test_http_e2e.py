@@ -9,13 +9,14 @@ from typing import Any
 import requests
 
 from tests.conftest import Worker, wait_for
+from tests.support.seeds import strong_seed
 
 
 def test_a_game_is_created_played_and_scored_over_http(live_server: str, worker: Worker) -> None:
     http = requests.Session()
     created = http.post(
         f"{live_server}/v1/games",
-        json={"game": "tictactoe", "seats": [{"name": "Ada"}, {"name": "Bob"}], "seed": "e2e"},
+        json={"game": "tictactoe", "seats": [{"name": "Ada"}, {"name": "Bob"}], "seed": strong_seed("e2e").decode()},
         timeout=10,
     )
     assert created.status_code == 201
@@ -47,8 +48,9 @@ def test_a_game_is_created_played_and_scored_over_http(live_server: str, worker:
     audit = http.get(f"{url}/events", headers={"Authorization": f"Bearer {game['creator_token']}"}, timeout=10).json()
     types = [e["type"] for e in audit["events"]]
     assert types.count("GameScored") == 1 and types.count("SeedRevealed") == 1
-    seed = next(e for e in audit["events"] if e["type"] == "SeedRevealed")["payload"]["seed"]
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == game["seed_sha256"]
+    revealed = next(e for e in audit["events"] if e["type"] == "SeedRevealed")["payload"]
+    salted = bytes.fromhex(revealed["salt"]) + bytes.fromhex(revealed["seed"])
+    assert hashlib.sha256(salted).hexdigest() == game["seed_sha256"]
     assert all(not e["redacted"] for e in audit["events"])
     listed = http.get(f"{live_server}/v1/games?status=finished&game=tictactoe&limit=100", timeout=10).json()
     assert game["id"] in [g["id"] for g in listed["games"]]

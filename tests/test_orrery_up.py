@@ -70,7 +70,7 @@ class Service:
         def healthy() -> bool:
             assert self.process is not None and self.process.poll() is None, "orrery up exited"
             try:
-                body = requests.get(f"{self.url}/healthz", timeout=2).json()
+                body = requests.get(f"{self.url}/readyz", timeout=2).json()
             except requests.RequestException:
                 return False
             return bool(body["redis"] == "ok" and body["worker"] == "ok")

@@ -9,6 +9,7 @@ from typing import Any
 from domain.contract import Role
 from events.service import GameService, SeatSpec
 from tests.conftest import Worker, wait_for
+from tests.support.seeds import strong_seed
 
 
 def human_seats(n: int) -> list[SeatSpec]:
@@ -26,7 +27,7 @@ def to_draft(service: GameService, game_id: str) -> Any:
 
 
 def test_six_players_placing_at_the_same_moment_all_succeed(service: GameService) -> None:
-    game_id = service.create("planet-unknown", human_seats(6), {}, b"six").record.game_id
+    game_id = service.create("planet-unknown", human_seats(6), {}, strong_seed("six")).record.game_id
     record = to_draft(service, game_id)
     assert record.game.to_act(record.state) == frozenset(range(6))
     moves = {seat: next(iter(record.game.legal_moves(record.state, seat))) for seat in range(6)}
@@ -52,7 +53,7 @@ def test_six_players_placing_at_the_same_moment_all_succeed(service: GameService
 
 
 def test_hidden_stacks_and_cards_do_not_reach_spectators(service: GameService) -> None:
-    game_id = service.create("planet-unknown", human_seats(3), {}, b"hide").record.game_id
+    game_id = service.create("planet-unknown", human_seats(3), {}, strong_seed("hide")).record.game_id
     record = service.head(game_id)
     state = record.state
     text = json.dumps(
@@ -67,7 +68,7 @@ def test_hidden_stacks_and_cards_do_not_reach_spectators(service: GameService) -
 
 def test_six_builtin_bots_play_to_the_scored_end(service: GameService, worker: Worker) -> None:
     seats = [SeatSpec(f"Bot{i}", {"builtin": "random", "think_ms": 1}) for i in range(6)]
-    game_id = service.create("planet-unknown", seats, {}, b"bots").record.game_id
+    game_id = service.create("planet-unknown", seats, {}, strong_seed("bots")).record.game_id
 
     def scored() -> Any:
         record = service.head(game_id)
@@ -83,7 +84,7 @@ def test_six_builtin_bots_play_to_the_scored_end(service: GameService, worker: W
 
 def test_a_solo_game_of_greedy_plays_to_its_end(service: GameService, worker: Worker) -> None:
     seats = [SeatSpec("Solo", {"builtin": "greedy", "think_ms": 1})]
-    game_id = service.create("planet-unknown", seats, {}, b"solo").record.game_id
+    game_id = service.create("planet-unknown", seats, {}, strong_seed("solo")).record.game_id
     assert any(e.type == "EventDeckShuffled" for e in service.events(game_id))
 
     def scored() -> Any:

@@ -14,6 +14,7 @@ from events.record import Record
 from events.service import GameService, SeatSpec
 from events.store import EventStore
 from tests.conftest import NAMESPACE
+from tests.support.seeds import strong_seed
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
 
@@ -35,7 +36,7 @@ def outputs(service: GameService, game_id: str, viewer: Any) -> str:
 
 class TestHiddenInformation:
     def test_a_secret_is_seen_only_by_its_seat(self, service: GameService) -> None:
-        created = service.create("tictactoe", SEATS, {}, b"hidden")
+        created = service.create("tictactoe", SEATS, {}, strong_seed("hidden"))
         game_id = created.record.game_id
         secrets = created.record.state.secrets
         names = ("a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3")
@@ -54,7 +55,7 @@ class TestHiddenInformation:
             assert service.project(created.record, envelope, Role.AUDITOR)["redacted"] is True
 
     def test_the_auditor_sees_everything_once_the_game_is_over(self, service: GameService) -> None:
-        created = service.create("tictactoe", SEATS, {}, b"audit")
+        created = service.create("tictactoe", SEATS, {}, strong_seed("audit"))
         game_id = created.record.game_id
         finish(service, game_id)
         record = service.head(game_id)
@@ -66,22 +67,24 @@ class TestHiddenInformation:
 
 class TestSeed:
     def test_the_seed_is_committed_then_revealed(self, service: GameService) -> None:
-        seed = b"tournament-round-1-table-7"
+        seed = strong_seed("tournament-round-1-table-7")
         created = service.create("tictactoe", SEATS, {}, seed)
         game_id = created.record.game_id
         first = service.events(game_id)[0]
-        assert first.type == "GameCreated" and first.payload["seed_sha256"] == hashlib.sha256(seed).hexdigest()
+        assert first.type == "GameCreated" and first.payload["seed_sha256"] != hashlib.sha256(seed).hexdigest()
         for viewer in (0, 1, Role.SPECTATOR, Role.AUDITOR):
             text = outputs(service, game_id, viewer)
             assert seed.hex() not in text and seed.decode() not in text
         finish(service, game_id)
         revealed = [e for e in service.events(game_id) if e.type == "SeedRevealed"]
         assert len(revealed) == 1 and bytes.fromhex(revealed[0].payload["seed"]) == seed
+        salt = bytes.fromhex(revealed[0].payload["salt"])
+        assert len(salt) == 32 and hashlib.sha256(salt + seed).hexdigest() == first.payload["seed_sha256"]
         assert service.head(game_id).seed == seed.hex()
 
     def test_the_same_seed_deals_the_same_game(self, service: GameService) -> None:
-        one = service.create("tictactoe", SEATS, {}, b"same").record.state
-        two = service.create("tictactoe", SEATS, {}, b"same").record.state
+        one = service.create("tictactoe", SEATS, {}, strong_seed("same")).record.state
+        two = service.create("tictactoe", SEATS, {}, strong_seed("same")).record.state
         assert one == two
 
 
@@ -89,7 +92,7 @@ class TestFolds:
     def test_a_state_folded_from_a_snapshot_equals_a_full_fold(self, service: GameService) -> None:
         store = EventStore(service.store.redis, Keyspace(NAMESPACE))
         writer = GameService(store, snapshot_every=2)
-        game_id = writer.create("tictactoe", SEATS, {}, b"snap").record.game_id
+        game_id = writer.create("tictactoe", SEATS, {}, strong_seed("snap")).record.game_id
         for square in ("a1", "b2", "c1"):
             record = writer.head(game_id)
             writer.submit(game_id, next(iter(record.game.to_act(record.state))), square)
@@ -117,7 +120,7 @@ class TestFolds:
         from events.store import Snapshot
 
         store = service.store
-        game_id = service.create("tictactoe", SEATS, {}, b"rules").record.game_id
+        game_id = service.create("tictactoe", SEATS, {}, strong_seed("rules")).record.game_id
         fields = {f.name: getattr(service.head(game_id), f.name) for f in dataclasses.fields(Record)} | {
             "state": "poison"
         }
@@ -128,7 +131,7 @@ class TestFolds:
     def test_concurrent_moves_without_expected_version_all_land_or_are_refused_cleanly(
         self, service: GameService
     ) -> None:
-        game_id = service.create("tictactoe", SEATS, {}, b"race").record.game_id
+        game_id = service.create("tictactoe", SEATS, {}, strong_seed("race")).record.game_id
         results: list[str] = []
 
         def resign(seat: int) -> None:

@@ -9,6 +9,7 @@ import requests
 
 from events.service import GameService, SeatSpec
 from tests.conftest import Worker, wait_for
+from tests.support.seeds import strong_seed
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
 
@@ -26,7 +27,7 @@ def finished_game(service: GameService, seed: bytes) -> str:
 
 class TestScoring:
     def test_a_finished_game_is_scored_once_by_the_worker(self, service: GameService, worker: Worker) -> None:
-        game_id = finished_game(service, b"score-me")
+        game_id = finished_game(service, strong_seed("score-me"))
         wait_for(lambda: scored_events(service, game_id))
         event = scored_events(service, game_id)[0]
         assert event.payload["reason"] == "resignation"
@@ -35,7 +36,7 @@ class TestScoring:
     def test_running_the_task_again_changes_nothing(self, service: GameService, worker: Worker) -> None:
         from workers.tasks import score_game
 
-        game_id = finished_game(service, b"twice")
+        game_id = finished_game(service, strong_seed("twice"))
         wait_for(lambda: scored_events(service, game_id))
         version = service.head(game_id).version
         ids = [score_game.delay(game_id).id for _ in range(3)]
@@ -44,7 +45,7 @@ class TestScoring:
         assert service.head(game_id).version == version
 
     def test_concurrent_scoring_appends_one_event(self, service: GameService) -> None:
-        game_id = finished_game(service, b"race-score")
+        game_id = finished_game(service, strong_seed("race-score"))
         threads = [threading.Thread(target=GameService(service.store).score, args=(game_id,)) for _ in range(8)]
         for t in threads:
             t.start()
@@ -54,8 +55,8 @@ class TestScoring:
 
 
 class TestHealth:
-    def test_healthz_sees_redis_and_the_worker(self, live_server: str, worker: Worker) -> None:
-        body = requests.get(f"{live_server}/healthz", timeout=10).json()
+    def test_readyz_sees_redis_and_the_worker(self, live_server: str, worker: Worker) -> None:
+        body = requests.get(f"{live_server}/readyz", timeout=10).json()
         assert body["redis"] == "ok"
         assert body["worker"] == "ok"
         assert "tictactoe" in body["games"]

@@ -25,7 +25,7 @@ from celery import current_app, shared_task
 from events.keys import BUCKETS, bucket_of
 from events.record import Record
 from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, timer_member
-from events.service import GameService
+from events.service import GameService, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -110,9 +110,20 @@ def relay_outbox(bucket: int | None = None) -> int:
     return handled
 
 
-@shared_task(name="workers.tasks.score_game")
+@shared_task(
+    name="workers.tasks.score_game",
+    autoretry_for=(StaleVersion,),
+    retry_backoff=1,
+    retry_backoff_max=30,
+    retry_jitter=True,
+    max_retries=10,
+)
 def score_game(game_id: str) -> int:
-    """Append ``GameScored`` to a finished game once; returns the game's version."""
+    """Append ``GameScored`` to a finished game once; returns the game's version.
+
+    Scoring is bounded inside the service; a game that stays contended past that is retried
+    by Celery with backoff.
+    """
     return int(service().score(game_id).version)
 
 

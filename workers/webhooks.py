@@ -4,9 +4,12 @@ The worker POSTs the seat's view, its legal moves (when there are not too
 many), the turn's deadline and the seat's token. The bot answers 200 with
 ``{"move": ...}``, or 202 and moves later through the API with that token.
 A connection error, a 5xx or a 429 is retried with exponential backoff and
-jitter until the deadline; a 410 disables the endpoint. Every attempt is
-logged for the game's creator. The ``webhook-id`` of a turn is the same on
-every retry, so a bot can drop duplicates.
+jitter until the deadline; a 410 disables the endpoint. Redirects are not
+followed (a 3xx is a failed attempt). An address the webhook policy refuses
+(see :mod:`events.webhook_policy`) is never connected to: the attempt is
+logged as ``refused`` and not retried. Every attempt is logged for the game's
+creator. The ``webhook-id`` of a turn is the same on every retry, so a bot can
+drop duplicates.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ import requests
 from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
+from events import json_guard
 from events.seats import BotSeat
-from events.service import GameService, StaleVersion
+from events.service import GameService, ServiceError, StaleVersion
 from events.turns import publish, turn_deadline, turn_id, turn_request
+from events.webhook_policy import UnsafeWebhookURL
+from workers import guarded_http
 
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 60.0
@@ -77,10 +83,20 @@ def deliver(service: GameService, game_id: str, seat: int, version: int, attempt
     error: str | None = None
     response: requests.Response | None = None
     try:
-        response = requests.post(
-            bot.webhook, data=body, headers=headers, timeout=(CONNECT_TIMEOUT_S, min(READ_TIMEOUT_S, remaining_s))
-        )
+        service.webhook_policy.check_url(bot.webhook, resolve=False)
+        with guarded_http.session(service.webhook_policy) as http:
+            response = http.post(
+                bot.webhook,
+                data=body,
+                headers=headers,
+                timeout=(CONNECT_TIMEOUT_S, min(READ_TIMEOUT_S, remaining_s)),
+                allow_redirects=False,
+            )
         status_code = response.status_code
+    except UnsafeWebhookURL as refused:
+        reason = f"refused by the server's webhook policy, not connected: {refused}"
+        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, None, 0, reason, "refused"))
+        return Delivery("refused")
     except requests.RequestException as failure:
         error = f"{type(failure).__name__}: {failure}"
     latency_ms = round((time.perf_counter() - started) * 1000)
@@ -89,7 +105,7 @@ def deliver(service: GameService, game_id: str, seat: int, version: int, attempt
     if outcome.startswith("error:"):
         error, outcome = outcome[len("error: ") :], "retry"
     if outcome == "retry" and error is None and status_code is not None:
-        error = f"HTTP {status_code}"
+        error = f"HTTP {status_code}" + (": redirects are not followed" if 300 <= status_code < 400 else "")
     if outcome == "disabled":
         store.disable_endpoint(bot.webhook, f"410 Gone from game {game_id} at version {version}")
     retry_in = None
@@ -144,11 +160,13 @@ def _judge(
     if code != 200:
         return "retry", None
     try:
-        move = response.json()["move"]
-    except (ValueError, KeyError, TypeError):
+        move = json_guard.loads(response.content)["move"]
+    except ServiceError as refused:
+        return f"error: the 200 response's body was refused: {refused}", None
+    except (KeyError, TypeError):
         return "error: the 200 response had no JSON body with a 'move'", None
     try:
-        service.submit(game_id, seat, move, expected_version=version, idempotency_key=f"webhook:{seat}:{version}")
+        service.submit_for_server(game_id, seat, move, command=f"webhook:{seat}:{version}", expected_version=version)
     except StaleVersion:
         return "stale", None
     except RuleError as rejected:

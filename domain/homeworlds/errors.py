@@ -16,6 +16,12 @@ class NotationError(InvalidMoveError):
     code = "invalid_move"
 
 
+class SystemNameTooLongError(NotationError):
+    """A system name longer than :data:`~domain.homeworlds.position.MAX_NAME_LENGTH` characters."""
+
+    rule = "system-name-length"
+
+
 class HomeworldsRuleError(IllegalMoveError):
     """A well-formed turn that breaks a rule; ``rule`` names the rule for machines."""
 

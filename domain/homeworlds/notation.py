@@ -15,9 +15,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from .errors import NotationError
+from .errors import NotationError, SystemNameTooLongError
 from .pieces import Colour, Piece
-from .position import NAME_RE
+from .position import MAX_NAME_LENGTH, NAME_RE
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -226,6 +226,11 @@ def _piece(token: str, role: str) -> Piece:
 
 
 def _name(token: str) -> str:
+    if len(token) > MAX_NAME_LENGTH:
+        raise SystemNameTooLongError(
+            f"the system name {token[:16]!r}... is {len(token)} characters long; "
+            f"a system name has at most {MAX_NAME_LENGTH}"
+        )
     if not NAME_RE.fullmatch(token) or token == "-":
         raise NotationError(f"{token!r} cannot be a system name")
     return token

@@ -48,6 +48,7 @@ from .pieces import PIECES, PILE_MASK, SIZE_WORDS, UNIT, Piece, facts, smallest_
 from .position import (
     ALL_SHIPS,
     HOME_SHIFT,
+    MAX_NAME_LENGTH,
     NAME_RE,
     SHIP_SHIFT,
     Position,
@@ -275,8 +276,8 @@ def _play_setup(position: Position, turn: Turn, rules: Rules) -> Position:
 
 
 def _check_new_name(names: tuple[str, ...], name: str, action: Action) -> None:
-    if not NAME_RE.fullmatch(name):
-        raise SystemNameError(f"{action}: {name!r} cannot be a system name")
+    if not NAME_RE.fullmatch(name) or len(name) > MAX_NAME_LENGTH:
+        raise SystemNameError(f"{action}: {name!r} cannot be a system name (at most {MAX_NAME_LENGTH} characters)")
     folded = name.casefold()
     if any(n.casefold() == folded for n in names):
         raise SystemNameError(f"{action}: there is already a system called {name}")
