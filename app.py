@@ -58,6 +58,10 @@ class Settings:
     """How many proxies in front of the API to trust for ``X-Forwarded-For`` (0: none; the socket's address)."""
     webhook_allow: tuple[Network, ...] = ()
     """Networks webhook URLs may reach although they are not public (``ORRERY_WEBHOOK_ALLOW``, CIDRs)."""
+    timer_lease_ms: int = 10_000
+    """How long a sweep holds a due timer; a timer whose sweeper died fires again after this."""
+    fsync: str = "everysec"
+    """The embedded Redis's ``appendfsync``: ``always`` or ``everysec`` (``ORRERY_FSYNC``)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -81,6 +85,8 @@ class Settings:
             streams_per_worker=int(env.get("ORRERY_STREAMS_PER_WORKER") or _default("streams_per_worker")),
             trust_proxy=_proxy_hops(env.get("ORRERY_TRUST_PROXY", "")),
             webhook_allow=parse_allow(env.get(ALLOW_SETTING, "")),
+            timer_lease_ms=int(env.get("ORRERY_TIMER_LEASE_MS") or _default("timer_lease_ms")),
+            fsync=env.get("ORRERY_FSYNC") or _default("fsync"),
         )
 
     def require_redis(self) -> str:
@@ -106,11 +112,17 @@ def _proxy_hops(raw: str) -> int:
 
 
 def load_games(settings: Settings) -> list[str]:
-    """Register the built-in games and any named in ``ORRERY_GAMES``."""
+    """Register the built-in games and any named in ``ORRERY_GAMES``.
+
+    A game's module may export ``PREVIOUS_VERSIONS``: the games of its earlier rules versions,
+    registered beside the current one so that games played under them stay readable.
+    """
     for spec in (*BUILTIN_GAMES, *settings.games):
         module, _, attribute = spec.partition(":")
-        game = getattr(importlib.import_module(module), attribute or "GAME")
-        contract.register(game)
+        loaded = importlib.import_module(module)
+        for previous in getattr(loaded, "PREVIOUS_VERSIONS", ()):
+            contract.register(previous, current=False)
+        contract.register(getattr(loaded, attribute or "GAME"))
     return contract.names()
 
 
@@ -169,6 +181,92 @@ def create_app(settings: Settings | None = None) -> Flask:
     return app
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Queues:
+    """The Celery queues of one deployment, all named after ``Settings.queue``.
+
+    Separate queues keep slow neighbours apart: a webhook bot that takes its time holds
+    a slot of the webhook worker only, never one that a built-in bot's turn or a deadline needs.
+    """
+
+    main: str
+    """Scoring, the timer sweep and the outbox relay: ``<queue>``."""
+    bots: str
+    """Built-in bot turns: ``<queue>.bots``."""
+    webhooks: str
+    """Turn requests to webhook bots: ``<queue>.webhooks``."""
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        """Every queue; a worker that consumes them all runs every task."""
+        return (self.main, self.bots, self.webhooks)
+
+
+def queue_names(settings: Settings) -> Queues:
+    """The queues of ``settings``; ``orrery up``, the tests and the routes all take them from here."""
+    return Queues(main=settings.queue, bots=f"{settings.queue}.bots", webhooks=f"{settings.queue}.webhooks")
+
+
+TASK_QUEUES: dict[str, str] = {
+    "workers.tasks.relay_outbox": "main",
+    "workers.tasks.sweep_timers": "main",
+    "workers.tasks.score_game": "main",
+    "workers.tasks.play_bot_turn": "bots",
+    "workers.tasks.deliver_turn": "webhooks",
+}
+"""Which of the :class:`Queues` (by field name) each task is sent to."""
+
+
+def task_routes(settings: Settings) -> dict[str, dict[str, str]]:
+    """Celery's ``task_routes``: every task to its queue, whoever sends it (``delay``, ``apply_async``, beat)."""
+    names = queue_names(settings)
+    return {task: {"queue": getattr(names, field)} for task, field in TASK_QUEUES.items()}
+
+
+WORKER_CONCURRENCY = 2
+"""Processes of the prefork worker that runs built-in bots, scoring, timers and the relay (CPU-bound work)."""
+
+WEBHOOK_POOL = "gevent"
+"""The webhook worker's pool: a delivery mostly waits on the network, and a greenlet waits for almost nothing."""
+
+WEBHOOK_CONCURRENCY = 100
+"""Deliveries one webhook worker keeps in flight at once."""
+
+
+def worker_command(
+    queues: Sequence[str], hostname: str, *, pool: str = "prefork", concurrency: int = WORKER_CONCURRENCY
+) -> list[str]:
+    """A Celery worker that consumes ``queues``; ``hostname`` must be unique per process (``name@%h``)."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "app:celery",
+        "worker",
+        "--loglevel=INFO",
+        "--pool",
+        pool,
+        f"--concurrency={concurrency}",
+        "--queues",
+        ",".join(queues),
+        "--hostname",
+        hostname,
+    ]
+
+
+def worker_commands(settings: Settings, tag: str) -> dict[str, list[str]]:
+    """The workers ``orrery up`` runs: a prefork worker for built-in bots, scoring, timers and the relay,
+    and a gevent worker for webhook deliveries, so that slow webhook bots only ever wait on each other."""
+    names = queue_names(settings)
+    return {
+        "worker": worker_command([names.main, names.bots], f"orrery-worker-{tag}@%h"),
+        "webhooks": worker_command(
+            [names.webhooks], f"orrery-webhooks-{tag}@%h", pool=WEBHOOK_POOL, concurrency=WEBHOOK_CONCURRENCY
+        ),
+    }
+
+
 def make_celery(settings: Settings, *, current: bool = True) -> Celery:
     """The Celery app. Tasks are at-least-once and idempotent by construction.
 
@@ -194,6 +292,7 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
         accept_content=["json"],
         task_ignore_result=True,
         task_default_queue=settings.queue,
+        task_routes=task_routes(settings),
         broker_transport_options={
             "visibility_timeout": visibility_timeout,
             "global_keyprefix": f"{settings.namespace}:celery:",
@@ -224,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="orrery", description="Orrery, an event-sourced game server.")
     commands = parser.add_subparsers(dest="command", required=True)
     up_parser = commands.add_parser(
-        "up", help="start Redis (embedded unless REDIS_URL is set), a worker, beat and the API"
+        "up", help="start Redis (embedded unless REDIS_URL is set), the workers, beat and the API"
     )
     up_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     up_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -327,31 +426,31 @@ def with_webhook_allow_default(env: Mapping[str, str], host: str) -> dict[str, s
 
 
 def up(host: str, port: int, data_dir: Path) -> int:
-    """Run the whole service in the foreground until Ctrl-C or SIGTERM."""
-    from events.embedded import EmbeddedRedis
+    """Run the whole service in the foreground until Ctrl-C or SIGTERM.
+
+    Every child dies with this supervisor, whatever kills it (``PR_SET_PDEATHSIG``),
+    and the embedded Redis refuses a data folder that another one holds.
+    """
+    from events.embedded import DataDirLocked, EmbeddedRedis, die_with_parent
 
     env = with_webhook_allow_default(os.environ, host)
     embedded = None
     if not env.get("REDIS_URL"):
         redis_port = int(env.get("ORRERY_REDIS_PORT", "0")) or None
-        embedded = EmbeddedRedis(data_dir / "redis", port=redis_port).start()
+        fsync = Settings.from_env(env).fsync
+        try:
+            embedded = EmbeddedRedis(data_dir / "redis", port=redis_port, fsync=fsync).start()
+        except (DataDirLocked, ValueError) as refused:
+            print(f"orrery: {refused}", file=sys.stderr, flush=True)
+            return 2
         env["REDIS_URL"] = embedded.url
-        print(f"orrery: embedded Redis on {embedded.url}, data in {data_dir / 'redis'}", flush=True)
+        print(
+            f"orrery: embedded Redis on {embedded.url}, data in {data_dir / 'redis'}, fsync {fsync}", flush=True
+        )
     data_dir.mkdir(parents=True, exist_ok=True)
     python = sys.executable
     commands = {
-        "worker": [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "app:celery",
-            "worker",
-            "--loglevel=INFO",
-            "--concurrency=2",
-            "--hostname",
-            f"orrery-worker-{os.getpid()}@%h",
-        ],
+        **worker_commands(Settings.from_env(env), str(os.getpid())),
         "beat": [
             python,
             "-m",
@@ -376,7 +475,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
     status = 0
     try:
         for name, command in commands.items():
-            children[name] = subprocess.Popen(command, env=env, start_new_session=True)
+            children[name] = subprocess.Popen(command, env=env, start_new_session=True, preexec_fn=die_with_parent)
         print(
             f"orrery: API on http://{host}:{port}  docs at http://{host}:{port}/docs  (Ctrl-C stops everything)",
             flush=True,

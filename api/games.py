@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from domain.contract import Role, Viewer
+from events import listing
 from events.record import Record
 from events.seats import BotSeat
 from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
@@ -50,16 +51,6 @@ def seat_of(game_id: str) -> int:
 
 def summary(record: Record, *, creator: bool = False) -> dict[str, Any]:
     """The game's public facts; a webhook seat's URL only for its ``creator`` (``{"webhook": true}`` otherwise)."""
-    result = None
-    if record.outcome is not None:
-        scored = record.scored
-        result = {
-            "winners": list(record.outcome.winners),
-            "draw": record.outcome.draw,
-            "reason": record.outcome.reason,
-            "scored": scored is not None,
-            "scores": None if scored is None else scored.scores,
-        }
     return {
         "id": record.game_id,
         "game": record.game.name,
@@ -70,8 +61,8 @@ def summary(record: Record, *, creator: bool = False) -> dict[str, Any]:
             {"index": i, "name": s["name"], "bot": s["bot"] if creator else BotSeat.hide_url(s["bot"])}
             for i, s in enumerate(record.created.seats)
         ],
-        "to_act": sorted(record.game.to_act(record.state)) if not record.over else [],
-        "result": result,
+        "to_act": listing.to_act_of(record),
+        "result": listing.result_of(record),
     }
 
 
@@ -123,12 +114,12 @@ class Games(MethodView):
             if match is None:
                 raise InvalidRequest("cursor must be a next_cursor value from a previous page", field="cursor")
             before = (int(match[1]), match[2])
-        records = list(service().games(game=query["game"], status=query["status"], limit=query["limit"], before=before))
+        entries = list(service().games(game=query["game"], status=query["status"], limit=query["limit"], before=before))
         next_cursor = None
-        if len(records) == query["limit"]:
-            last = records[-1]
+        if len(entries) == query["limit"]:
+            last = entries[-1]
             next_cursor = f"{last.created_ms}.{last.game_id}"
-        return {"games": [summary(r) for r in records], "next_cursor": next_cursor}
+        return {"games": [e.to_json() for e in entries], "next_cursor": next_cursor}
 
 
 @blp.route("/<game_id>")
@@ -269,9 +260,13 @@ class Fork(MethodView):
     @blp.response(201, schemas.Forked)
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """A new game from the first `at` events of this one, with new tokens (creator only).
+        """A new game from this one up to a turn boundary, with new tokens (creator only).
 
-        Games with hidden information can be forked once they are over.
+        Name the boundary by version (`at`) or by turn (`at_turn`); a version inside a turn is refused
+        with the nearest boundaries. `seats` re-seats the fork. Games with hidden information can be
+        forked once they are over; a fork never includes their end.
         """
-        created = service().fork(game_id, body["at"], service().viewer_for(game_id, bearer_token()))
-        return created_body(created) | {"forked_from": f"{game_id}@{body['at']}"}
+        seats = None if body["seats"] is None else [SeatSpec(s["name"], s["bot"]) for s in body["seats"]]
+        viewer = service().viewer_for(game_id, bearer_token())
+        created = service().fork(game_id, body["at"], viewer, at_turn=body["at_turn"], seats=seats)
+        return created_body(created) | {"forked_from": f"{game_id}@{created.record.version}"}

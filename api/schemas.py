@@ -222,7 +222,26 @@ class VerifyResult(Schema):
 
 
 class ForkRequest(Schema):
-    at = fields.Integer(required=True, strict=True, metadata={"description": "How many of the game's events to keep."})
+    at = fields.Integer(
+        load_default=None,
+        strict=True,
+        metadata={
+            "description": "How many of the game's events to keep: a turn boundary (the end of the deal, or the end "
+            "of a whole move or timeout while the game runs). Give exactly one of `at` and `at_turn`."
+        },
+    )
+    at_turn = fields.Integer(
+        load_default=None,
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_OFFSET),
+        metadata={"description": "How many turns after the deal to fork at: 0 is right after the deal."},
+    )
+    seats = fields.List(
+        fields.Nested(SeatRequest),
+        load_default=None,
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "New seats for the fork, as at creation (one per seat): say, a bot for a human."},
+    )
 
 
 class Forked(CreatedGame):

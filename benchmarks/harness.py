@@ -26,21 +26,34 @@ class BenchRedis:
     namespace: str
     embedded: bool
 
+    fsync: str | None = None
+
     @property
     def where(self) -> str:
+        if self.fsync:
+            return f"embedded Redis, appendfsync {self.fsync}"
         return "embedded Redis" if self.embedded else self.url
 
 
 @contextlib.contextmanager
-def bench_redis() -> Iterator[BenchRedis]:
-    """``REDIS_URL``, or an embedded Redis; a namespace of its own, deleted afterwards."""
+def bench_redis(fsync: str | None = None) -> Iterator[BenchRedis]:
+    """``REDIS_URL``, or an embedded Redis; a namespace of its own, deleted afterwards.
+
+    With ``fsync`` (``always`` or ``everysec``) it is always an embedded Redis with its
+    append-only file on, as ``orrery up`` runs it.
+    """
     from events.embedded import EmbeddedRedis
 
     namespace = f"orrery-bench-{uuid.uuid4().hex[:6]}"
-    url = os.environ.get("REDIS_URL")
+    url = None if fsync else os.environ.get("REDIS_URL")
     with tempfile.TemporaryDirectory() as tmp:
-        embedded = None if url else EmbeddedRedis(Path(tmp) / "redis", persistent=False).start()
-        target = BenchRedis(embedded.url if embedded else str(url), namespace, embedded is not None)
+        if url:
+            embedded = None
+        elif fsync:
+            embedded = EmbeddedRedis(Path(tmp) / "redis", persistent=True, fsync=fsync).start()
+        else:
+            embedded = EmbeddedRedis(Path(tmp) / "redis", persistent=False).start()
+        target = BenchRedis(embedded.url if embedded else str(url), namespace, embedded is not None, fsync)
         try:
             yield target
         finally:

@@ -11,7 +11,7 @@ Rounds of both alternate, so that the machine's noise hits both alike. It
 prints moves/s, floor/s, their ratio, and the raw appends/s of the store
 called from Python with no HTTP at all.
 
-    python benchmarks/move_path.py [--rounds 5] [--per-round 300]
+    python benchmarks/move_path.py [--rounds 5] [--per-round 300] [--fsync everysec,always]
 """
 
 from __future__ import annotations
@@ -131,23 +131,19 @@ def raw_appends(redis_url: str, namespace: str, count: int) -> float:
     return count / (time.perf_counter() - started)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--per-round", type=int, default=300)
-    args = parser.parse_args()
-
-    with bench_redis() as target, gunicorn(target, "benchmarks.move_path:bench_app()", threads=4) as url:
+def measure(target: Any, rounds: int, per_round: int) -> float:
+    """Print one measurement against ``target``; return the moves/s."""
+    with gunicorn(target, "benchmarks.move_path:bench_app()", threads=4) as url:
         http = requests.Session()
         floor_game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]})
         floor_id = floor_game.json()["id"]
         drive_moves(http, url, 50)
         drive_floor(http, url, floor_id, 50)
         move_time = floor_time = 0.0
-        for _ in range(args.rounds):
-            move_time += drive_moves(http, url, args.per_round)
-            floor_time += drive_floor(http, url, floor_id, args.per_round)
-        total = args.rounds * args.per_round
+        for _ in range(rounds):
+            move_time += drive_moves(http, url, per_round)
+            floor_time += drive_floor(http, url, floor_id, per_round)
+        total = rounds * per_round
         moves_per_s = total / move_time
         floor_per_s = total / floor_time
         raw = raw_appends(target.url, target.namespace, total)
@@ -157,6 +153,31 @@ def main() -> None:
         print(f"  floor (append only, HTTP):  {floor_per_s:8.0f} appends/s ({1000 / floor_per_s:.2f} ms each)")
         print(f"  ratio moves / floor:        {moves_per_s / floor_per_s:8.2f}")
         print(f"  raw store appends (Python): {raw:8.0f} appends/s ({1000 / raw:.3f} ms each)")
+    return moves_per_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--per-round", type=int, default=300)
+    parser.add_argument(
+        "--fsync",
+        default="",
+        help="compare the embedded Redis with its append-only file under these fsync modes, "
+        "e.g. everysec,always (the ratio of the last to the first is printed)",
+    )
+    args = parser.parse_args()
+    modes = [m for m in args.fsync.split(",") if m]
+    if not modes:
+        with bench_redis() as target:
+            measure(target, args.rounds, args.per_round)
+        return
+    rates = {}
+    for mode in modes:
+        with bench_redis(fsync=mode) as target:
+            rates[mode] = measure(target, args.rounds, args.per_round)
+    first, last = modes[0], modes[-1]
+    print(f"fsync {last} / fsync {first}: {rates[last] / rates[first]:.2f} of the moves/s")
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ def play_game(
         for seat in sorted(game.to_act(state)):
             bot, tally = bots[seat]
             started = time.perf_counter()
-            move = bot(state, seat, rng, think_ms)
+            move = bot(contract.seat_view(game, state, seat), seat, rng, think_ms)
             tally.think_s += time.perf_counter() - started
             tally.moves += 1
             state = contract.fold(game, state, game.decide(state, seat, move))

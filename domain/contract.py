@@ -116,8 +116,38 @@ class Visibility:
             return game_over
         return isinstance(viewer, int) and viewer in self.seats
 
+    @classmethod
+    def stored(cls, visible_to: Iterable[int] | None, redacted: Mapping[str, JSON]) -> Visibility:
+        """The visibility recorded with a stored event: its ``visible_to`` seats (None: public) and redaction."""
+        return cls(None if visible_to is None else frozenset(visible_to), redacted)
+
 
 PUBLIC = Visibility()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Projection:
+    """An event's payload as one viewer reads it: whole, or ``redacted``."""
+
+    payload: Mapping[str, JSON]
+    redacted: bool
+
+
+def project(visibility: Visibility, payload: Mapping[str, JSON], viewer: Viewer, *, game_over: bool) -> Projection:
+    """The payload of an event with ``visibility`` as ``viewer`` may read it.
+
+    This is the one rule every read of an event goes through: a public event is read whole by everyone;
+    a private one by its seats, and by the auditor once the game is over; everyone else reads the
+    redacted payload.
+    """
+    if visibility.allows(viewer, game_over=game_over):
+        return Projection(payload, False)
+    return Projection(visibility.redacted, True)
+
+
+def effective_viewer(viewer: Viewer, *, game_over: bool) -> Viewer:
+    """Whose view ``viewer`` reads of a state: the auditor reads as a spectator until the game is over."""
+    return Role.SPECTATOR if viewer is Role.AUDITOR and not game_over else viewer
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -287,15 +317,31 @@ def rng(seed: bytes, label: str) -> random.Random:
 # --- The contract -----------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatView(Generic[S]):
+    """What one seat may see of a game, as a state the rules can still play on.
+
+    ``state`` is :meth:`Game.seat_state` of the whole state: everything ``seat`` may not see is
+    removed or replaced by stand-ins. Made by :func:`seat_view`; a bot is given nothing else.
+    """
+
+    seat: int
+    state: S
+
+
+def seat_view(game: Game[S], state: S, seat: int) -> SeatView[S]:
+    """``seat``'s view of ``state``: what a built-in bot of that seat is given."""
+    return SeatView(seat, game.seat_state(state, seat))
+
+
 class Bot(Protocol):
     """A built-in bot: picks a legal move for ``seat``.
 
-    It reads only what ``seat`` may see. ``rng`` is its only source of
-    randomness, and ``think_ms`` its time budget.
+    It is given only ``seat``'s view (:class:`SeatView`), never the whole state. ``rng`` is its
+    only source of randomness, and ``think_ms`` its time budget.
     """
 
-    def __call__(self, state: Any, seat: int, rng: random.Random, think_ms: int) -> JSON: ...
-
+    def __call__(self, view: SeatView[Any], seat: int, rng: random.Random, think_ms: int) -> JSON: ...
 
 
 @runtime_checkable
@@ -373,6 +419,12 @@ class Game(Protocol, Generic[S]):
         """The state as ``viewer`` may see it, as JSON."""
         ...
 
+    def seat_state(self, state: S, seat: int) -> S:
+        """The state as ``seat`` may see it, still a state the rules play on: everything :meth:`view`
+        hides from ``seat`` is removed or replaced by stand-ins derived from what it may see, so
+        that ``legal_moves(seat_state(s, seat), seat) == legal_moves(s, seat)``."""
+        ...
+
     def timed_out(self, state: S, seat: int) -> list[Event]:
         """The events of ``seat`` forfeiting because its time ran out (outcome reason ``timeout``)."""
         ...
@@ -385,20 +437,60 @@ def fold(game: Game[S], state: S, events: Iterable[Event]) -> S:
 
 # --- Registry -----------------------------------------------------------------
 
-_registry: dict[str, Game[Any]] = {}
+_registry: dict[str, dict[str, Game[Any]]] = {}
+"""Every registered rules version of every game: ``_registry[name][rules_version]``."""
+_current: dict[str, str] = {}
+"""The rules version that new games of each name are created under."""
 
 
-def register(game: Game[Any]) -> Game[Any]:
-    """Make ``game`` available under ``game.name``."""
-    _registry[game.name] = game
+class UnknownRulesVersion(KeyError):
+    """A stored game names a game or rules version that this server does not have."""
+
+    def __init__(self, name: str, rules_version: str) -> None:
+        super().__init__(name, rules_version)
+        self.name = name
+        self.rules_version = rules_version
+        self.known = versions(name)
+
+    def __str__(self) -> str:
+        if not self.known:
+            return f"this server does not host the game {self.name!r} (rules {self.rules_version!r})"
+        hosted = ", ".join(self.known)
+        return f"this server does not have the {self.name} rules {self.rules_version!r}; it has: {hosted}"
+
+
+def register(game: Game[Any], *, current: bool = True) -> Game[Any]:
+    """Make ``game`` available under ``(game.name, game.rules_version)``.
+
+    Every rules version that a stored game was played under must stay registered, so that the
+    game stays readable and verifiable. ``current`` makes it the version new games are created
+    under; a game's previous versions are registered with ``current=False``.
+    """
+    _registry.setdefault(game.name, {})[game.rules_version] = game
+    if current or game.name not in _current:
+        _current[game.name] = game.rules_version
     return game
 
 
-def get(name: str) -> Game[Any]:
-    """The game called ``name``; raises KeyError if there is none."""
-    return _registry[name]
+def get(name: str, rules_version: str | None = None) -> Game[Any]:
+    """The game called ``name``: its current rules, or exactly ``rules_version``.
+
+    Raises KeyError if there is no such game, and :class:`UnknownRulesVersion` (a KeyError)
+    when ``rules_version`` is named and not registered.
+    """
+    if rules_version is None:
+        return _registry[name][_current[name]]
+    try:
+        return _registry[name][rules_version]
+    except KeyError:
+        raise UnknownRulesVersion(name, rules_version) from None
+
+
+def versions(name: str) -> list[str]:
+    """Every registered rules version of the game called ``name``, sorted (none for an unknown name)."""
+    return sorted(_registry.get(name, {}))
 
 
 def names() -> list[str]:
     """The names of every registered game."""
-    return sorted(_registry)
+    return sorted(_current)

@@ -31,6 +31,7 @@ class GameKeys:
     secrets: str
     deliveries: str
     verdicts: str
+    listing: str
     outbox: str
     bucket: int
 
@@ -57,6 +58,7 @@ class Keyspace:
             secrets=f"{prefix}:secrets",
             deliveries=f"{prefix}:deliveries",
             verdicts=f"{prefix}:verdicts",
+            listing=f"{prefix}:listing",
             outbox=self.outbox(b),
             bucket=b,
         )

@@ -130,14 +130,16 @@ class Record:
 
 
 def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
-    """Apply one stored event to a record: the service's ``evolve``."""
+    """Apply one stored event to a record: the service's ``evolve``.
+
+    A game is folded under the rules version its ``GameCreated`` records, whatever the current
+    version is; :class:`contract.UnknownRulesVersion` when this server does not have it.
+    """
     if record is None:
         created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
         if not isinstance(created, GameCreated):
             raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
-        game = contract.get(created.game)
-        if created.rules_version != game.rules_version:
-            raise ValueError(f"game played under {created.rules_version}, this server has {game.rules_version}")
+        game = contract.get(created.game, created.rules_version)
         state = game.initial(len(created.seats), seats_module.rules_options(created.options))
         return Record(
             game_id=envelope.game_id,

@@ -22,6 +22,8 @@ DEFAULT_THINK_MS = 2000
 MAX_THINK_MS = 60_000
 BOT_GRACE_MS = 15_000
 """How long past its think time a built-in bot's turn may stay unplayed before a sweep dispatches it again."""
+SCORE_GRACE_MS = 30_000
+"""How long a finished game may stay unscored before a sweep scores it itself."""
 
 TABLE_OPTIONS = (
     Option(

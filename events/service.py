@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import hashlib
-import pickle
+import logging
 import random
 import secrets
 import threading
@@ -25,9 +25,12 @@ import tenacity
 
 from domain import contract
 from domain.contract import JSON, Event, Game, Role, Viewer
+from events import codec, listing, snapshots
 from events import seats as seats_module
 from events.envelope import GENESIS_HASH, Envelope, canonical, seal
 from events.record import (
+    FINISHED,
+    SERVICE_EVENTS,
     GameCreated,
     Record,
     finishes,
@@ -39,12 +42,15 @@ from events.record import (
 from events.store import (
     EventStore,
     IdempotencyConflict,
-    Snapshot,
+    Meta,
+    StreamDamaged,
     UnknownGame,
     VersionConflict,
 )
-from events.verify import Verdict, commitment, revealed, verify
+from events.verify import Verdict, commitment, revealed, turn_boundaries, verify
 from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
+
+logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 50
 """How many times a command is decided again when concurrent commands keep moving the game on."""
@@ -118,6 +124,13 @@ class DuplicateCommandConflict(ServiceError):
     code = "idempotency_conflict"
 
 
+class GameDamaged(ServiceError):
+    """The game's stream and its metadata disagree; it takes no moves until an operator repairs it."""
+
+    status = 409
+    code = "game_damaged"
+
+
 class ForkUnavailable(ServiceError):
     status = 409
     code = "fork_unavailable"
@@ -130,6 +143,13 @@ class InvalidRequest(ServiceError):
 
 class WeakSeed(InvalidRequest):
     code = "weak_seed"
+
+
+class RulesVersionUnavailable(ServiceError):
+    """The game was played under a rules version that this server does not have registered."""
+
+    status = 409
+    code = "unknown_rules_version"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -371,6 +391,8 @@ class GameService:
             timers=self.timers(record, now),
             secrets=hidden,
             forked_from=forked_from,
+            listed=listing.fields_of(record),
+            listed_by_version=listing.held_entries(None, envelopes),
         )
         self._remember(record)
         if self.on_append is not None:
@@ -409,16 +431,21 @@ class GameService:
         if bot is None or bot.builtin is None:
             return None
         rng = random.Random(hashlib.sha256(f"{game_id}:{version}:{seat}".encode()).digest())
-        move = record.game.bots[bot.builtin](record.state, seat, rng, bot.think_ms)
+        view = contract.seat_view(record.game, record.state, seat)
+        move = record.game.bots[bot.builtin](view, seat, rng, bot.think_ms)
         try:
             return self.submit_for_server(game_id, seat, move, command=f"bot:{seat}:{version}")
         except (StaleVersion, contract.RuleError):
             return None
 
     def timers(self, record: Record, now: int) -> list[tuple[str, int]]:
-        """The deadline and bot watchdogs the game needs at its current version."""
+        """The deadline and bot watchdogs the game needs at its current version, and a scoring
+        watchdog once it is over: scoring then happens at least once, even if its task is lost."""
         if record.over:
-            return []
+            if record.scored is not None:
+                return []
+            member = seats_module.timer_member("score", record.game_id, record.version)
+            return [(member, now + seats_module.SCORE_GRACE_MS)]
         timers = []
         deadline_s = record.created.options.get("move_deadline_s")
         if deadline_s:
@@ -439,40 +466,105 @@ class GameService:
             return None
         return int(record.updated_ms + deadline_s * 1000)
 
-    def fork(self, game_id: str, at: int, viewer: Viewer) -> Created:
-        """A new game whose first ``at`` events are this game's, with new tokens.
+    def fork(
+        self,
+        game_id: str,
+        at: int | None,
+        viewer: Viewer,
+        *,
+        at_turn: int | None = None,
+        seats: Sequence[SeatSpec] | None = None,
+    ) -> Created:
+        """A new game from this game's events up to a turn boundary, with new tokens.
 
-        Only the creator may fork. A game with hidden information can be
-        forked once it is over (its seed is public then); before that a fork
+        The boundary is named by exactly one of ``at`` (a version: the end of the deal, or the end
+        of a whole command) or ``at_turn`` (how many commands after the deal); a version inside a
+        turn never was a position, so it is refused with the nearest boundaries. A fork is a running
+        game: it never includes the command that ended this game, the seed's reveal or the scoring.
+        ``seats`` re-seats the fork (say, a bot in place of a human), validated as at creation; the
+        fork's ``GameCreated`` records them.
+
+        Only the creator may fork, up to the version the creator may read. A game with hidden
+        information can be forked once it is over (its seed is public then); before that a fork
         would let its new owner play on to the end and read the seed.
         """
         if viewer is not Role.AUDITOR:
             raise Forbidden("only the game's creator may fork it")
         head = self.head(game_id)
-        first = 1 + head.created.setup_events
-        last = self.visible(game_id, viewer).version
-        if not first <= at <= last:
-            raise InvalidRequest(f"a fork starts after the deal: at must be between {first} and {last}", field="at")
+        at = self._fork_boundary(game_id, viewer, at, at_turn)
         prefix = self.store.read(game_id, upto=at)
         if not head.over and any(e.visible_to is not None and e.type != "GameCreated" for e in prefix):
             raise ForkUnavailable("this game has hidden information; it can be forked once it is over")
-        for i, seat in enumerate(head.created.seats):
-            bot = seats_module.BotSeat.from_public(seat["bot"])
-            if bot is not None and bot.webhook is not None:
-                try:
-                    self.webhook_policy.check_url(bot.webhook)
-                except UnsafeWebhookURL as refused:
-                    raise InvalidRequest(f"seat {i}: webhook URL refused: {refused}", field="seats") from None
+        created = None if seats is None else self._reseated(head, seats)
+        if created is None:
+            for i, seat in enumerate(head.created.seats):
+                bot = seats_module.BotSeat.from_public(seat["bot"])
+                if bot is not None and bot.webhook is not None:
+                    try:
+                        self.webhook_policy.check_url(bot.webhook)
+                    except UnsafeWebhookURL as refused:
+                        raise InvalidRequest(f"seat {i}: webhook URL refused: {refused}", field="seats") from None
         new_id = secrets.token_hex(8)
         previous, envelopes = GENESIS_HASH, []
         for e in prefix:
             body = e.body() | {"game_id": new_id, "event_id": uuid.uuid4().hex}
             body["visible_to"] = e.visible_to
+            if created is not None and e.type == "GameCreated":
+                _, body["payload"] = contract.encode_event(created)
+                visibility = created.visibility()
+                body["visible_to"] = None if visibility.seats is None else tuple(sorted(visibility.seats))
+                body["redacted"] = dict(visibility.redacted)
             envelope = seal(previous, **body)
             envelopes.append(envelope)
             previous = envelope.hash
         seed, salt = self.store.sealed_seed(game_id)
         return self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}")
+
+    def _fork_boundary(self, game_id: str, viewer: Viewer, at: int | None, at_turn: int | None) -> int:
+        """The version a fork starts from: ``at`` if it is a turn boundary the viewer may read, or the
+        boundary ``at_turn`` turns after the deal; otherwise :class:`InvalidRequest`."""
+        if (at is None) == (at_turn is None):
+            raise InvalidRequest("a fork names exactly one of 'at' (a version) or 'at_turn' (a turn)", field="at")
+        last = self.visible(game_id, viewer).version
+        try:
+            boundaries = turn_boundaries(self.store.read(game_id, upto=last), *self.store.sealed_seed(game_id))
+        except ValueError as error:
+            raise ForkUnavailable(f"this game's log does not verify ({error}); it cannot be forked") from None
+        if at_turn is not None:
+            if not 0 <= at_turn < len(boundaries):
+                raise InvalidRequest(
+                    f"at_turn must be from 0 (the end of the deal) to {len(boundaries) - 1}, not {at_turn}",
+                    field="at_turn",
+                )
+            return boundaries[at_turn]
+        assert at is not None
+        if at in boundaries:
+            return at
+        below = max((b for b in boundaries if b < at), default=None)
+        above = min((b for b in boundaries if b > at), default=None)
+        nearest = " and ".join(str(b) for b in (below, above) if b is not None)
+        raise InvalidRequest(
+            f"a fork starts at a turn boundary (the end of the deal, or the end of a whole move or timeout while "
+            f"the game runs, up to version {last} here); version {at} is not one: the nearest are {nearest}",
+            field="at",
+            below=below,
+            above=above,
+        )
+
+    def _reseated(self, head: Record, seats: Sequence[SeatSpec]) -> GameCreated:
+        """``GameCreated`` of a fork with new ``seats``, validated as at creation; everything else kept."""
+        if len(seats) != head.seat_count:
+            raise InvalidRequest(
+                f"this game has {head.seat_count} seats; a fork re-seats all of them, not {len(seats)}", field="seats"
+            )
+        try:
+            bots = [seats_module.parse_bot(head.game, i, s.bot, self.webhook_policy) for i, s in enumerate(seats)]
+        except seats_module.InvalidSeat as error:
+            raise InvalidRequest(str(error), field="seats") from None
+        public = tuple(
+            {"name": s.name, "bot": None if b is None else b.public()} for s, b in zip(seats, bots, strict=True)
+        )
+        return dataclasses.replace(head.created, seats=public)
 
     def verify(self, game_id: str, viewer: Viewer = Role.AUDITOR) -> Verdict:
         """Refold and recheck the game: hash chain, every command, the seed.
@@ -481,7 +573,21 @@ class GameService:
         creator may verify a running game, and only up to the version the creator may read
         (``spectator_delay`` holds it back), so no verdict leaks a hidden live state.
         """
-        head = self.head(game_id)
+        try:
+            head = self.head(game_id)
+        except GameDamaged as damaged:
+            if viewer is not Role.AUDITOR and self.store.meta(game_id).status != FINISHED:
+                raise Forbidden(
+                    "only the game's creator may verify it while it runs; anyone may once it is over"
+                ) from None
+            return Verdict(
+                False,
+                len(self.store.read(game_id)),
+                None,
+                "not revealed",
+                damaged.details["meta_version"],
+                str(damaged),
+            )
         if not head.over:
             if viewer is Role.SPECTATOR:
                 raise Unauthorized("verifying a running game needs its creator's token; anyone may once it is over")
@@ -531,12 +637,33 @@ class GameService:
         except UnknownGame:
             raise GameNotFound(f"there is no game with id {game_id!r}") from None
         cached = self._cache.get(game_id)
-        if cached is not None and cached.version == meta.version:
+        if cached is not None and cached.version == meta.version and cached.hash == meta.hash:
             return cached
         base = cached if cached is not None and cached.version < meta.version else self._from_snapshot(game_id)
-        record = self._fold(base, self.store.read(game_id, after=base.version if base else 0))
+        if base is not None and base.version > meta.version:
+            base = None
+        record = self._fold(base, self.store.read(game_id, after=base.version if base else 0, upto=meta.version))
+        self._check_intact(game_id, record, meta)
         self._remember(record)
         return record
+
+    def _check_intact(self, game_id: str, record: Record, meta: Meta) -> None:
+        """Raise :class:`GameDamaged` when the stream does not end where the metadata says it does."""
+        damage = None
+        if record.version != meta.version or record.hash != meta.hash:
+            damage = f"its events end at version {record.version}, but its metadata says {meta.version}"
+        else:
+            tail = self.store.tail(game_id)
+            if tail is not None and tail.version > meta.version:
+                fresh = self.store.meta(game_id)
+                if tail.version > fresh.version:
+                    damage = f"its events run to version {tail.version}, but its metadata says {fresh.version}"
+        if damage is not None:
+            raise GameDamaged(
+                f"game {game_id} is damaged: {damage}; it takes no moves until an operator repairs it",
+                stream_version=record.version,
+                meta_version=meta.version,
+            )
 
     def at(self, game_id: str, version: int) -> Record:
         """The game folded up to ``version`` (a full fold from the first event)."""
@@ -603,7 +730,7 @@ class GameService:
                 f"version must be between {first} (the end of the deal) and {visible.version}, not {at}", field="at"
             )
         record = visible if at is None else self.at(game_id, at)
-        effective = Role.SPECTATOR if viewer is Role.AUDITOR and not head.over else viewer
+        effective = contract.effective_viewer(viewer, game_over=head.over)
         return record.version, record.game.view(record.state, effective)
 
     def view(self, record: Record, viewer: Viewer) -> JSON:
@@ -618,10 +745,8 @@ class GameService:
         visible_to, redacted = envelope.visible_to, envelope.redacted
         if envelope.type == "GameCreated" and visible_to is None and not record.created.visibility().public:
             visible_to, redacted = (), dict(record.created.visibility().redacted)
-        visible = (
-            visible_to is None
-            or (isinstance(viewer, int) and viewer in visible_to)
-            or (viewer is Role.AUDITOR and record.over)
+        shown = contract.project(
+            contract.Visibility.stored(visible_to, redacted), envelope.payload, viewer, game_over=record.over
         )
         out: dict[str, Any] = {
             "version": envelope.version,
@@ -629,28 +754,65 @@ class GameService:
             "seat": envelope.seat,
             "recorded_at": envelope.recorded_at,
         }
-        if visible:
+        if shown.redacted:
+            out |= {"payload": dict(shown.payload), "redacted": True}
+        else:
             out |= {
-                "payload": envelope.payload,
+                "payload": dict(shown.payload),
                 "event_id": envelope.event_id,
                 "hash": envelope.hash,
                 "redacted": False,
             }
-        else:
-            out |= {"payload": redacted, "redacted": True}
         return out
 
     def games(
         self, *, game: str | None, status: str | None, limit: int, before: tuple[int, str] | None
-    ) -> Iterator[Record]:
-        """Games, newest first, each as a spectator may see it (``spectator_delay`` included)."""
-        for _, game_id in self.store.list_games(game=game, status=status, limit=limit, before=before):
-            yield self.visible(game_id, Role.SPECTATOR)
+    ) -> Iterator[listing.Listed]:
+        """Games, newest first, each as a spectator may see it (``spectator_delay`` included).
+
+        The entries come from the metadata that every append writes (see :mod:`events.listing`);
+        no game is folded, except one stored before the metadata held them.
+        """
+        pairs = self.store.list_games(game=game, status=status, limit=limit, before=before)
+        metas = self.store.listings([game_id for _, game_id in pairs])
+        wanted = [
+            (game_id, at)
+            for (_, game_id), meta in zip(pairs, metas, strict=True)
+            if meta is not None and (at := listing.held_version(meta)) is not None
+        ]
+        held = dict(zip(wanted, self.store.held_listings(wanted), strict=True))
+        for (created_ms, game_id), meta in zip(pairs, metas, strict=True):
+            if meta is None:
+                continue
+            at = listing.held_version(meta)
+            entry = listing.from_meta(game_id, created_ms, meta, None if at is None else held.get((game_id, at)))
+            yield entry if entry is not None else self._listed_by_fold(game_id, created_ms)
+
+    def _listed_by_fold(self, game_id: str, created_ms: int) -> listing.Listed:
+        """The entry of a game stored before the list kept its fields (the next append stores them)."""
+        try:
+            return listing.from_record(self.visible(game_id, Role.SPECTATOR), created_ms)
+        except RulesVersionUnavailable:
+            meta = self.store.meta(game_id)
+            first = self.store.read(game_id, upto=1)[0]
+            created = contract.decode_event(SERVICE_EVENTS, first.type, first.payload)
+            assert isinstance(created, GameCreated)
+            return listing.Listed(
+                game_id=game_id,
+                game=meta.game,
+                status=meta.status,
+                version=meta.version,
+                created_ms=created_ms,
+                created_at=first.recorded_at,
+                seats=listing.public_seats(created),
+                to_act=[],
+                result=None,
+            )
 
     # --- internals -------------------------------------------------------------
 
     def _effective(self, record: Record, viewer: Viewer) -> Viewer:
-        return Role.SPECTATOR if viewer is Role.AUDITOR and not record.over else viewer
+        return contract.effective_viewer(viewer, game_over=record.over)
 
     def _prior_result(self, record: Record, key: str, fingerprint: str) -> MoveResult | None:
         prior = self.store.redis.hget(self.store.keys.game(record.game_id).idempotency, key)
@@ -673,18 +835,27 @@ class GameService:
             events = [*events, revealed(*self.store.sealed_seed(record.game_id))]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
         new = self._fold(record, envelopes)
-        appended = self.store.append(
-            record.game_id,
-            record.version,
-            record.hash,
-            envelopes,
-            game=record.game.name,
-            idempotency_key=key,
-            fingerprint=fingerprint,
-            finished=finishing,
-            now_ms=now,
-            timers=self.timers(new, now),
-        )
+        try:
+            appended = self.store.append(
+                record.game_id,
+                record.version,
+                record.hash,
+                envelopes,
+                game=record.game.name,
+                idempotency_key=key,
+                fingerprint=fingerprint,
+                finished=finishing,
+                now_ms=now,
+                timers=self.timers(new, now),
+                listed=listing.fields_of(new),
+                listed_by_version=listing.held_entries(record, envelopes),
+            )
+        except StreamDamaged as damaged:
+            raise GameDamaged(
+                f"game {record.game_id} is damaged ({damaged}); it takes no moves until an operator repairs it",
+                stream_version=record.version + 1,
+                meta_version=record.version,
+            ) from None
         if appended.duplicate:
             return MoveResult(
                 self.head(record.game_id),
@@ -693,7 +864,7 @@ class GameService:
             )
         self._remember(new)
         if new.version // self.snapshot_every > record.version // self.snapshot_every:
-            self.store.save_snapshot(new.game_id, Snapshot(new.version, new.game.rules_version, _pickle_record(new)))
+            self._save_snapshot(new)
         if self.on_append is not None:
             self.on_append(new)
         return MoveResult(new, envelopes, False)
@@ -731,19 +902,44 @@ class GameService:
             previous = envelope.hash
         return sealed
 
+    def _save_snapshot(self, record: Record) -> None:
+        """Cache ``record`` as a snapshot; a state the codec cannot encode is logged and not cached."""
+        try:
+            snapshot = snapshots.encode(record)
+        except codec.CodecError as error:
+            logger.warning("game %s: no snapshot at version %s: %s", record.game_id, record.version, error)
+            return
+        self.store.save_snapshot(record.game_id, snapshot)
+
     def _from_snapshot(self, game_id: str) -> Record | None:
+        """The record of the game's snapshot, or None: a snapshot that is stale (other rules, other schema,
+        ahead of the game) or undecodable is dropped, and the game is folded from its events."""
         snap = self.store.snapshot(game_id)
         if snap is None:
             return None
-        fields = pickle.loads(snap.state)
-        game = contract.get(fields["created"].game)
-        if snap.rules_version != game.rules_version or fields["version"] != snap.version:
+        try:
+            record = snapshots.decode(snap, game_id)
+            meta = self.store.meta(game_id)
+            if record.version > meta.version or (record.version == meta.version and record.hash != meta.hash):
+                raise snapshots.SnapshotError("the snapshot does not match the game's metadata")
+        except snapshots.SnapshotError as error:
+            logger.info("game %s: snapshot dropped: %s", game_id, error)
+            self.store.drop_snapshot(game_id, snap.state)
             return None
-        return Record(game=game, **fields)
+        return record
 
     def _fold(self, record: Record | None, envelopes: Sequence[Envelope]) -> Record:
         for envelope in envelopes:
-            record = fold_envelope(record, envelope)
+            try:
+                record = fold_envelope(record, envelope)
+            except contract.UnknownRulesVersion as unknown:
+                raise RulesVersionUnavailable(
+                    f"game {envelope.game_id} was played under rules {unknown.rules_version!r}, which this server "
+                    f"does not have: {unknown}",
+                    game=unknown.name,
+                    rules_version=unknown.rules_version,
+                    hosted=unknown.known,
+                ) from None
         if record is None:
             raise GameNotFound("the game has no events")
         return record
@@ -757,12 +953,6 @@ class GameService:
             self._cache.move_to_end(record.game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-
-
-def _pickle_record(record: Record) -> bytes:
-    """A record without its game object, which is looked up again by name."""
-    fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.name != "game"}
-    return pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _require_strong_seed(seed: bytes) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import redis
@@ -49,6 +49,12 @@ for i = 1, nsecrets do
 end
 local forked = ARGV[t + 2 * nsecrets + 1]
 if forked ~= '' then redis.call('HSET', KEYS[2], 'forked_from', forked) end
+t = t + 2 * nsecrets + 2
+local nlisted = tonumber(ARGV[t]) or 0
+for i = 1, nlisted do redis.call('HSET', KEYS[2], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
+t = t + 2 * nlisted + 1
+local nheld = tonumber(ARGV[t]) or 0
+for i = 1, nheld do redis.call('HSET', KEYS[12], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
 redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '0', 'event', ARGV[7])
 return {'ok', 1, n}
 """
@@ -88,8 +94,28 @@ local ntimers = tonumber(ARGV[t])
 for i = 1, ntimers do
   redis.call('ZADD', KEYS[9], ARGV[t + 2 * i], ARGV[t + 2 * i - 1])
 end
+t = t + 2 * ntimers + 1
+local nlisted = tonumber(ARGV[t]) or 0
+for i = 1, nlisted do redis.call('HSET', KEYS[2], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
+t = t + 2 * nlisted + 1
+local nheld = tonumber(ARGV[t]) or 0
+for i = 1, nheld do redis.call('HSET', KEYS[10], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
 redis.call('XADD', KEYS[4], '*', 'game_id', ARGV[9], 'version', last, 'finished', ARGV[6], 'event', ARGV[8])
 return {'ok', current + 1, last}
+"""
+
+
+_CLAIM_TIMER = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not due or tonumber(due) > tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+"""
+
+_FINISH_TIMER = """
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0
 """
 
 
@@ -103,6 +129,10 @@ class UnknownGame(StoreError):
 
 class GameExists(StoreError):
     """A game with this id exists already."""
+
+
+class StreamDamaged(StoreError):
+    """A game's stream and its metadata disagree: the store was damaged outside the append script."""
 
 
 class VersionConflict(StoreError):
@@ -147,11 +177,12 @@ class Meta:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A folded state cached at ``version`` under ``rules_version``."""
+    """A folded state cached at ``version`` under ``rules_version``, as canonical JSON of schema ``schema``."""
 
     version: int
     rules_version: str
     state: bytes
+    schema: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -174,6 +205,8 @@ class EventStore:
         self.keys = keyspace
         self._create = client.register_script(_CREATE)
         self._append = client.register_script(_APPEND)
+        self._claim_timer = client.register_script(_CLAIM_TIMER)
+        self._finish_timer = client.register_script(_FINISH_TIMER)
 
     # --- writing ---------------------------------------------------------
 
@@ -192,14 +225,18 @@ class EventStore:
         secrets: dict[str, str] | None = None,
         forked_from: str = "",
         outbox_event: str = "created",
+        listed: Mapping[str, str] | None = None,
+        listed_by_version: Mapping[int, str] | None = None,
     ) -> Appended:
         """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically.
 
         ``salt`` is the secret that the seed's public commitment is salted with; it is revealed with the seed.
+        ``listed`` are the fields the game list shows, kept in the metadata, and ``listed_by_version`` the entries
+        by version that a game held back from spectators shows (see :meth:`listings`).
         """
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
-        keys += [self.keys.timers(k.bucket), k.secrets]
+        keys += [self.keys.timers(k.bucket), k.secrets, k.listing]
         sealed_seed = f"{salt.hex()}:{seed.hex()}" if salt else seed.hex()
         argv: list[Any] = [game_id, created_ms, game, rules_version, sealed_seed, envelopes[-1].hash, outbox_event]
         argv += [len(envelopes), *(e.to_json() for e in envelopes), len(tokens)]
@@ -208,6 +245,8 @@ class EventStore:
         argv += _pairs(timers)
         argv += _pairs(list((secrets or {}).items()))
         argv.append(forked_from)
+        argv += _pairs(list((listed or {}).items()))
+        argv += _pairs([(str(v), e) for v, e in (listed_by_version or {}).items()])
         reply = self._create(keys=keys, args=argv)
         if reply[0] == b"exists":
             raise GameExists(game_id)
@@ -227,18 +266,21 @@ class EventStore:
         now_ms: int = 0,
         timers: Sequence[tuple[str, int]] = (),
         outbox_event: str = "appended",
+        listed: Mapping[str, str] | None = None,
+        listed_by_version: Mapping[int, str] | None = None,
     ) -> Appended:
         """Append ``envelopes`` after ``expected_version``, or raise.
 
         A retry under a used ``idempotency_key`` with the same ``fingerprint``
         returns the first result and appends nothing; with another fingerprint
-        it raises :class:`IdempotencyConflict`.
+        it raises :class:`IdempotencyConflict`. ``listed`` and ``listed_by_version`` update the
+        game list's fields with the events, as for :meth:`create`.
         """
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.idempotency, k.outbox]
         keys += [self.keys.index(k.bucket, name, ACTIVE) for name in ("*", game)]
         keys += [self.keys.index(k.bucket, name, FINISHED) for name in ("*", game)]
-        keys += [self.keys.timers(k.bucket)]
+        keys += [self.keys.timers(k.bucket), k.listing]
         argv: list[Any] = [
             expected_version,
             idempotency_key or "",
@@ -252,8 +294,16 @@ class EventStore:
             len(envelopes),
             *(e.to_json() for e in envelopes),
             *_pairs(timers),
+            *_pairs(list((listed or {}).items())),
+            *_pairs([(str(v), e) for v, e in (listed_by_version or {}).items()]),
         ]
-        reply = self._append(keys=keys, args=argv)
+        try:
+            reply = self._append(keys=keys, args=argv)
+        except redis.ResponseError as error:
+            if "equal or smaller" in str(error):
+                held = expected_version + 1
+                raise StreamDamaged(f"game {game_id}: the stream already holds version {held}") from None
+            raise
         status = reply[0].decode()
         if status == "ok":
             return Appended(int(reply[1]), int(reply[2]))
@@ -269,8 +319,29 @@ class EventStore:
         """Cache a folded state. Snapshots are never the truth."""
         self.redis.hset(
             self.keys.game(game_id).snapshot,
-            mapping={"version": snapshot.version, "rules_version": snapshot.rules_version, "state": snapshot.state},
+            mapping={
+                "version": snapshot.version,
+                "rules_version": snapshot.rules_version,
+                "schema": snapshot.schema,
+                "state": snapshot.state,
+            },
         )
+
+    def drop_snapshot(self, game_id: str, state: bytes) -> bool:
+        """Delete the snapshot if it still holds ``state`` (one that could not be used); True if it did."""
+        key = self.keys.game(game_id).snapshot
+        with self.redis.pipeline() as pipe:
+            try:
+                pipe.watch(key)
+                if pipe.hget(key, "state") != state:
+                    pipe.unwatch()
+                    return False
+                pipe.multi()
+                pipe.delete(key)
+                pipe.execute()
+            except redis.WatchError:
+                return False
+        return True
 
     # --- reading -----------------------------------------------------------
 
@@ -301,6 +372,11 @@ class EventStore:
         entries = self.redis.xrange(self.keys.game(game_id).events, f"{after + 1}-0", high, count=limit)
         return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
 
+    def tail(self, game_id: str) -> Envelope | None:
+        """The newest entry of a game's stream, if any."""
+        entries = self.redis.xrevrange(self.keys.game(game_id).events, count=1)
+        return Envelope.from_json(entries[0][1][b"e"]) if entries else None
+
     def wait(self, game_id: str, *, after: int, block_ms: int) -> list[Envelope]:
         """Events after version ``after``, waiting up to ``block_ms`` for the first one to arrive."""
         reply = self.redis.xread({self.keys.game(game_id).events: f"{after}-0"}, block=block_ms, count=500)
@@ -311,7 +387,12 @@ class EventStore:
         raw = self.redis.hgetall(self.keys.game(game_id).snapshot)
         if not raw:
             return None
-        return Snapshot(int(raw[b"version"]), raw[b"rules_version"].decode(), raw[b"state"])
+        try:
+            version, rules_version = int(raw[b"version"]), raw[b"rules_version"].decode()
+        except (KeyError, ValueError):
+            return Snapshot(0, "", raw.get(b"state", b""), "")
+        schema = raw.get(b"schema", b"").decode(errors="replace")
+        return Snapshot(version, rules_version, raw.get(b"state", b""), schema)
 
     def role_of(self, game_id: str, token_hash: str) -> str | None:
         """``seat:<n>`` or ``creator`` for a token's hash, or None."""
@@ -338,6 +419,22 @@ class EventStore:
     def cache_verdict(self, game_id: str, version: int, verdict: dict[str, Any]) -> None:
         """Keep the verdict of a finished game's log up to ``version``: that log never changes."""
         self.redis.hset(self.keys.game(game_id).verdicts, str(version), canonical(verdict))
+
+    def listings(self, game_ids: Sequence[str]) -> list[dict[str, str] | None]:
+        """The metadata of each game (None for a game that is gone), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self.keys.game(game_id).meta)
+        return [
+            {key.decode(): value.decode() for key, value in raw.items()} if raw else None for raw in pipe.execute()
+        ]
+
+    def held_listings(self, wanted: Sequence[tuple[str, int]]) -> list[str | None]:
+        """The list entries stored for ``(game_id, version)`` pairs (games held back from spectators)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, version in wanted:
+            pipe.hget(self.keys.game(game_id).listing, str(version))
+        return [None if raw is None else raw.decode() for raw in pipe.execute()]
 
     def list_games(
         self,
@@ -407,9 +504,20 @@ class EventStore:
         rows = self.redis.zrangebyscore(self.keys.timers(bucket), "-inf", now_ms, start=0, num=limit)
         return [row.decode() for row in rows]
 
-    def claim_timer(self, bucket: int, member: str) -> bool:
-        """Take a due timer; only one of several concurrent sweeps gets it."""
-        return bool(self.redis.zrem(self.keys.timers(bucket), member))
+    def claim_timer(self, bucket: int, member: str, now_ms: int, lease_ms: int) -> int | None:
+        """Lease a due timer: it stays in place, due again at ``now_ms + lease_ms``.
+
+        Only one of several concurrent sweeps gets the lease. Returns the lease (the new due
+        time) for :meth:`finish_timer`, or None. A sweeper that dies before finishing leaves
+        the timer to fire again when its lease runs out, so a timer is handled at least once.
+        """
+        lease = now_ms + lease_ms
+        claimed = self._claim_timer(keys=[self.keys.timers(bucket)], args=[member, now_ms, lease])
+        return lease if claimed else None
+
+    def finish_timer(self, bucket: int, member: str, lease: int) -> bool:
+        """Remove a handled timer, unless it was set again since it was leased."""
+        return bool(self._finish_timer(keys=[self.keys.timers(bucket)], args=[member, lease]))
 
     def set_timer(self, bucket: int, member: str, due_ms: int) -> None:
         self.redis.zadd(self.keys.timers(bucket), {member: due_ms})

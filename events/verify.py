@@ -145,6 +145,39 @@ def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
     return record, "verified" if seed is not None else "not revealed"
 
 
+def turn_boundaries(envelopes: Sequence[Envelope], seed: bytes | None = None, salt: bytes = b"") -> list[int]:
+    """The versions between turns while the game runs: the end of the deal, then the end of each
+    whole command (a move with its effects, a timeout with its moves, grouped as :func:`verify`
+    groups them) that leaves the game running. A command that ends the game, the seed's reveal and
+    the scoring end no such turn, and neither does a command cut short by the end of ``envelopes``.
+
+    ``seed`` (with its ``salt``) lets random timeout moves be recomputed before the seed is
+    revealed; without it they are grouped up to the next move, as :func:`verify` does.
+    Raises :class:`ValueError` if the log does not verify.
+    """
+    envelopes = list(envelopes)
+    try:
+        record = fold_envelope(None, envelopes[0])
+        if seed is None:
+            seed, salt = _revealed_seed(envelopes, record)
+        i = 1 + record.created.setup_events
+        if i > len(envelopes):
+            return []
+        record = _fold(record, envelopes[1:i])
+        found = [i]
+        while i < len(envelopes) and not record.over:
+            _, length = _command(record, envelopes[i], envelopes, i, seed, salt)
+            if i + length > len(envelopes):
+                break
+            record = _fold(record, envelopes[i : i + length])
+            i += length
+            if not record.over:
+                found.append(i)
+    except _Failure as failure:
+        raise ValueError(f"version {failure.version}: {failure.reason}") from None
+    return found
+
+
 def _command(
     record: Record, head: Envelope, envelopes: list[Envelope], i: int, seed: bytes | None, salt: bytes
 ) -> tuple[list[Event] | None, int]:

@@ -12,12 +12,11 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +115,7 @@ def service(app: Any) -> Any:
 
 
 class Worker:
-    """A real Celery worker (with beat) in a child process."""
+    """A real Celery worker (with beat) in a child process; by default it consumes every queue."""
 
     def __init__(self, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.workdir = workdir
@@ -125,22 +124,22 @@ class Worker:
         self.log = workdir / f"worker-{uuid.uuid4().hex[:6]}.log"
         self.node = f"test-{uuid.uuid4().hex[:6]}@{socket.gethostname()}"
 
-    def start(self, *, beat: bool = True, concurrency: int = 2, timeout: float = 60.0) -> Worker:
-        from app import Settings, make_celery
+    def start(
+        self,
+        *,
+        beat: bool = True,
+        concurrency: int = 2,
+        timeout: float = 60.0,
+        queues: Sequence[str] | None = None,
+        pool: str = "prefork",
+    ) -> Worker:
+        """Start the worker (the command ``orrery up`` runs) on ``queues`` (default: all) and wait for its ping."""
+        from app import Settings, make_celery, queue_names, worker_command
 
-        celery = make_celery(Settings.from_env(self.env), current=False)
-        command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "app:celery",
-            "worker",
-            "--loglevel=INFO",
-            f"--concurrency={concurrency}",
-            "--hostname",
-            self.node,
-        ]
+        settings = Settings.from_env(self.env)
+        celery = make_celery(settings, current=False)
+        consumed = queue_names(settings).all if queues is None else queues
+        command = worker_command(consumed, self.node, pool=pool, concurrency=concurrency)
         if beat:
             command += ["-B", "--schedule", str(self.workdir / f"beat-{uuid.uuid4().hex[:6]}")]
         self.process = subprocess.Popen(

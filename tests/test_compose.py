@@ -1,4 +1,4 @@
-"""docker-compose.yml: Redis 7 with AOF and noeviction, the API, a worker and one beat."""
+"""docker-compose.yml: Redis 7 with AOF and noeviction, the API, two workers (one for webhooks) and one beat."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from app import WEBHOOK_POOL, Settings, queue_names
 from tests.conftest import ROOT
 
 
@@ -19,14 +20,39 @@ def compose() -> dict[str, Any]:
 
 def test_services_and_redis_settings() -> None:
     services = compose()["services"]
-    assert set(services) == {"redis", "api", "worker", "beat"}
+    assert set(services) == {"redis", "api", "worker", "webhooks", "beat"}
     assert services["redis"]["image"].startswith("redis:7")
     command = " ".join(services["redis"]["command"])
     assert "--appendonly yes" in command and "--appendfsync everysec" in command
     assert "--maxmemory-policy noeviction" in command
     assert "gunicorn" in services["api"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "app:celery", "worker"]
+    assert services["webhooks"]["command"][:4] == ["celery", "-A", "app:celery", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "app:celery", "beat"]
+
+
+def option(command: list[str], name: str) -> str:
+    """The value of ``name`` in ``command``, given as ``name value`` or ``name=value``."""
+    for i, arg in enumerate(command):
+        if arg == name:
+            return command[i + 1]
+        if arg.startswith(f"{name}="):
+            return arg[len(name) + 1 :]
+    raise AssertionError(f"{name} is not in {command}")
+
+
+def test_the_workers_split_the_queues_as_orrery_up_does() -> None:
+    loaded = compose()
+    services = loaded["services"]
+    names = queue_names(Settings.from_env({k: str(v) for k, v in loaded["x-orrery"]["environment"].items()}))
+    worker, webhooks = services["worker"]["command"], services["webhooks"]["command"]
+    assert option(worker, "--queues").split(",") == [names.main, names.bots]
+    assert option(webhooks, "--queues").split(",") == [names.webhooks]
+    assert option(worker, "--pool") == "prefork"
+    assert option(webhooks, "--pool") == WEBHOOK_POOL
+    assert int(option(webhooks, "--concurrency")) >= 50
+    assert option(worker, "--hostname") != option(webhooks, "--hostname")
+    assert all(option(c, "--hostname").endswith("@%h") for c in (worker, webhooks))
 
 
 def compose_client() -> list[str] | None:

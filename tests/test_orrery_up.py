@@ -54,6 +54,10 @@ class Service:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        self.start_process()
+        self.wait_healthy()
+
+    def start_process(self) -> None:
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         env |= {
             "PORT": str(self.port),
@@ -67,6 +71,7 @@ class Service:
             [str(orrery), "up"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
 
+    def wait_healthy(self) -> None:
         def healthy() -> bool:
             assert self.process is not None and self.process.poll() is None, "orrery up exited"
             try:
@@ -119,3 +124,39 @@ def test_orrery_up_serves_and_stops_cleanly(service_dir: Path) -> None:
     assert code == 0
     time.sleep(0.5)
     assert not [pid for pid in children if alive(pid)]
+
+
+def test_killing_the_supervisor_kills_every_child_and_a_second_one_is_refused(service_dir: Path) -> None:
+    first = Service(service_dir)
+    first.start()
+    assert first.process is not None
+    children = descendants(first.process.pid)
+    try:
+        second = Service(service_dir)
+        second.start_process()
+        assert second.process is not None
+        code = second.process.wait(timeout=20)
+        output = second.process.stdout.read().decode() if second.process.stdout else ""
+        assert code == 2, output
+        assert "in use by another Orrery" in output and f"pid {first.process.pid}" in output
+        created = requests.post(
+            f"{first.url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]}, timeout=5
+        ).json()
+    finally:
+        first.process.kill()
+        first.process.wait()
+    assert len(children) >= 5
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and [pid for pid in children if alive(pid)]:
+        time.sleep(0.1)
+    assert not [pid for pid in children if alive(pid)], "every child dies within 5 s of a SIGKILL"
+
+    third = Service(service_dir)
+    third.redis_port = first.redis_port
+    third.start()
+    try:
+        again = requests.get(f"{third.url}/v1/games/{created['id']}", timeout=5)
+        assert again.status_code == 200 and again.json()["version"] == created["version"]
+    finally:
+        code, _, _ = third.stop()
+    assert code == 0

@@ -10,7 +10,6 @@ from typing import Any
 
 from domain.contract import Role
 from events.keys import Keyspace
-from events.record import Record
 from events.service import GameService, SeatSpec
 from events.store import EventStore
 from tests.conftest import NAMESPACE
@@ -115,18 +114,16 @@ class TestFolds:
 
     def test_a_snapshot_of_other_rules_is_ignored(self, service: GameService) -> None:
         import dataclasses
-        import pickle
 
-        from events.store import Snapshot
+        from events import snapshots
 
         store = service.store
         game_id = service.create("tictactoe", SEATS, {}, strong_seed("rules")).record.game_id
-        fields = {f.name: getattr(service.head(game_id), f.name) for f in dataclasses.fields(Record)} | {
-            "state": "poison"
-        }
-        del fields["game"]
-        store.save_snapshot(game_id, Snapshot(4, "tictactoe-0", pickle.dumps(fields)))
-        assert GameService(store).head(game_id).state != "poison"
+        head = service.head(game_id)
+        poisoned = dataclasses.replace(head, state=dataclasses.replace(head.state, to_move=7))
+        store.save_snapshot(game_id, dataclasses.replace(snapshots.encode(poisoned), rules_version="tictactoe-0"))
+        assert GameService(store).head(game_id).state == head.state
+        assert store.snapshot(game_id) is None
 
     def test_concurrent_moves_without_expected_version_all_land_or_are_refused_cleanly(
         self, service: GameService

@@ -8,6 +8,10 @@
   :mod:`workers.webhooks`).
 * ``sweep_timers`` runs every second from beat: turn deadlines, and a
   watchdog that dispatches again a bot turn whose worker died.
+
+Each task has its queue (``app.TASK_QUEUES``, routed by ``task_routes``):
+webhook deliveries, built-in bot turns, and scoring, timers and the relay
+never wait behind each other, so a slow webhook bot slows no other game.
 """
 
 from __future__ import annotations
@@ -147,20 +151,27 @@ def deliver_turn(self: Any, game_id: str, seat: int, version: int, attempt: int 
 
 @shared_task(name="workers.tasks.sweep_timers")
 def sweep_timers() -> int:
-    """Handle due timers: turn deadlines and bot watchdogs. A repeated sweep changes nothing."""
+    """Handle due timers: turn deadlines and bot watchdogs. A repeated sweep changes nothing.
+
+    Each timer is leased, handled, then removed; a worker that dies in between leaves it to
+    fire again once its lease runs out. Handlers are idempotent, so a second run is a no-op.
+    """
     store = service().store
+    lease_ms = int(current_app.conf["orrery_settings"].timer_lease_ms)
     handled = 0
     now = time.time_ns() // 1_000_000
     for bucket in range(BUCKETS):
         for member in store.due_timers(bucket, now):
-            if not store.claim_timer(bucket, member):
+            lease = store.claim_timer(bucket, member, now, lease_ms)
+            if lease is None:
                 continue
             kind, game_id, version, seat = parse_timer(member)
             try:
                 handle_timer(kind, game_id, version, seat)
             except Exception:
-                log.exception("timer %s failed; it will be tried again", member)
-                store.set_timer(bucket, member, now + 5000)
+                log.exception("timer %s failed; it fires again when its lease ends", member)
+                continue
+            store.finish_timer(bucket, member, lease)
             handled += 1
     return handled
 
@@ -168,6 +179,9 @@ def sweep_timers() -> int:
 def handle_timer(kind: str, game_id: str, version: int, seat: int | None) -> None:
     if kind == "deadline":
         service().time_out(game_id, version)
+        return
+    if kind == "score":
+        service().score(game_id)
         return
     if kind != "bot" or seat is None:
         return

@@ -34,8 +34,10 @@ from workers import guarded_http
 
 BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 60.0
-CONNECT_TIMEOUT_S = 3.0
+CONNECT_TIMEOUT_S = 2.0
+"""A bot that does not accept a connection in this long is not there; the attempt is retried later."""
 READ_TIMEOUT_S = 10.0
+"""The longest wait for an answer (also capped by the turn's deadline)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -32,9 +32,13 @@ from .pieces import Colour, Piece
 from .position import Outcome, Position, System
 from .rules import OFFICIAL, SDG, Rules, end_turn, is_legal, play
 
+PREVIOUS_VERSIONS: tuple[Homeworlds, ...] = ()
+"""The games of earlier rules versions that stored games still use (see "Rules versions" in the README)."""
+
 __all__ = [
     "GAME",
     "OFFICIAL",
+    "PREVIOUS_VERSIONS",
     "SDG",
     "Action",
     "Build",

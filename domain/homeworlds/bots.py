@@ -1,7 +1,8 @@
 """Built-in bots: ``random``, ``greedy`` and ``search``.
 
-Each takes ``(state, seat, rng, think_ms)`` and returns a legal turn of ``seat`` in
-SDG notation. Everything in Homeworlds is public, so they read the whole table.
+Each takes ``(view, seat, rng, think_ms)``, ``view`` being the seat's
+:class:`~domain.contract.SeatView`, and returns a legal turn of ``seat`` in SDG notation.
+Everything in Homeworlds is public, so the view is the whole table.
 Given the same state and an ``rng`` in the same state they choose the same turn
 (as long as the clock does not cut them short; see :mod:`~domain.homeworlds.search`).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import itertools
 import random as _random
 
-from domain.contract import JSON
+from domain.contract import JSON, SeatView
 
 from .game import HomeworldsState
 from .movegen import successors
@@ -33,14 +34,14 @@ def _candidates(state: HomeworldsState, seat: int) -> list[tuple[Turn, Position]
     return list(itertools.islice(successors(state.position, state.rules), SAMPLE))
 
 
-def random(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
+def random(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
     """A random legal turn among the first few thousand, preferring turns that do not lose at once."""
-    found = _candidates(state, seat)
+    found = _candidates(view.state, seat)
     safe = [turn for turn, reached in found if seat not in reached.losers()]
     return str(rng.choice(safe or [turn for turn, _ in found]))
 
 
-def greedy(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int = 1000) -> JSON:
+def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 1000) -> JSON:
     """One turn ahead: win at once if possible, else the best-evaluated safe turn.
 
     The setup turn maximises :func:`~domain.homeworlds.evaluation.setup_score`. Later,
@@ -52,11 +53,12 @@ def greedy(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int
     a win, the best-ranked one is played anyway. ``think_ms`` only stops the
     safety checks early on a slow machine.
     """
+    state = view.state
     _check(state, seat)
     return str(greedy_turn(state.position, state.rules, rng, think_ms, state.turn))
 
 
-def search(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
+def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
     """Two turns ahead within ``think_ms``: the turn whose worst enemy reply evaluates best.
 
     Wins at once if it can; otherwise candidates, best-evaluated first, are scored by
@@ -65,5 +67,6 @@ def search(state: HomeworldsState, seat: int, rng: _random.Random, think_ms: int
     ``greedy`` choice if no candidate was searched. See
     :func:`~domain.homeworlds.search.search_turn`.
     """
+    state = view.state
     _check(state, seat)
     return str(search_turn(state.position, state.rules, rng, think_ms, state.turn))

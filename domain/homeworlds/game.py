@@ -376,6 +376,10 @@ class Homeworlds:
                 return dataclasses.replace(state, draw_offer=None)
         return dataclasses.replace(state, position=apply_action(state.position, action_of(event)))
 
+    def seat_state(self, state: HomeworldsState, seat: int) -> HomeworldsState:
+        """The whole state: Homeworlds has no hidden information."""
+        return state
+
     def timed_out(self, state: HomeworldsState, seat: int) -> list[Event]:
         """The seat forfeits on time; the other seat wins."""
         if state.outcome is not None:

@@ -8,5 +8,7 @@ from . import corporations
 from .game import PlanetUnknown
 
 GAME = PlanetUnknown()
+PREVIOUS_VERSIONS: tuple[PlanetUnknown, ...] = ()
+"""The games of earlier rules versions that stored games still use (see "Rules versions" in the README)."""
 
-__all__ = ["GAME", "PlanetUnknown", "corporations"]
+__all__ = ["GAME", "PREVIOUS_VERSIONS", "PlanetUnknown", "corporations"]

@@ -1,8 +1,9 @@
 """Move choosers for built-in bots: ``random`` and ``greedy``.
 
-Both take ``(state, seat, rng[, think_ms])`` and return a legal move of that seat in
-the JSON form :meth:`PlanetUnknown.decide` takes. Neither looks at hidden facts: they
-use the seat's own depot, planet and pending choices, and the public boards.
+Both take ``(view, seat, rng[, think_ms])`` and return a legal move of that seat in
+the JSON form :meth:`PlanetUnknown.decide` takes. ``view`` is the seat's
+:class:`~domain.contract.SeatView`: its state holds stand-ins for every hidden fact
+(:mod:`~domain.planet_unknown.seat_state`), so what ``greedy`` plays ahead on is what the seat knows.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random as _random
 
-from domain.contract import JSON
+from domain.contract import JSON, SeatView
 
 from . import rules, scoring
 from .board import terrain_of
@@ -20,9 +21,9 @@ from .moves import Action, Move
 from .powers import corporation
 
 
-def random(state: State, seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
+def random(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
     """A uniformly random legal move."""
-    moves = list(rules.legal_moves(state, seat))
+    moves = list(rules.legal_moves(view.state, seat))
     if not moves:
         raise ValueError(f"seat {seat} has no move now")
     return rng.choice(moves).to_json()
@@ -116,12 +117,13 @@ def _track_progress(seat: Seat, track: Terrain) -> float:
     return (spaces[ahead].medal - current) * (position - behind) / (ahead - behind)
 
 
-def greedy(state: State, seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
+def greedy(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
     """The legal move whose resulting position :func:`evaluate` rates highest (one ply).
 
     Ties are broken at random. Confirming is preferred to rover steps that gain nothing,
     so the bot always ends its turn.
     """
+    state = view.state
     moves = list(rules.legal_moves(state, seat))
     if not moves:
         raise ValueError(f"seat {seat} has no move now")

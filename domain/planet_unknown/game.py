@@ -22,6 +22,7 @@ from domain.contract import (
 
 from . import bots as choosers
 from . import event_deck, powers, rules, scoring, setup_choice
+from . import seat_state as seat_states
 from .board import square_name
 from .data import ALERTS, SIZE, TRACKS, civ_cards, objectives, planets, private_objectives
 from .events import EVENTS, SeatForfeited
@@ -164,6 +165,11 @@ class PlanetUnknown:
         if state.players == 1:
             out["solo"] = scoring.solo_result(state)
         return out
+
+    def seat_state(self, state: State, seat: int) -> State:
+        """The state as ``seat`` may see it, for its bot: hidden stacks, decks, cards and rolls are replaced by
+        stand-ins from what the seat may see (see :mod:`~domain.planet_unknown.seat_state`)."""
+        return seat_states.seat_state(state, seat)
 
     def timed_out(self, state: State, seat: int) -> list[Event]:
         """The seat forfeits: the game ends, and the best of the other seats by score win."""

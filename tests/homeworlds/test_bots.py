@@ -8,6 +8,7 @@ import time
 import pytest
 
 from domain import contract
+from domain.contract import seat_view
 from domain.homeworlds import GAME, HomeworldsState, Outcome, Position, Rules, Turn, bots, play, winning_turn
 from domain.homeworlds.evaluation import WIN, evaluate, pressure_at
 
@@ -32,7 +33,7 @@ def test_greedy_wins_every_official_win_in_one(puzzle: tuple[str, str, bool, str
     reference("puzzles.md")
     name, text, _, _ = puzzle
     state = state_of(text)
-    move = bots.greedy(state, 0, random.Random(1), 1000)
+    move = bots.greedy(seat_view(GAME, state, 0), 0, random.Random(1), 1000)
     assert isinstance(move, str)
     assert play(state.position, Turn.parse(move)).outcome() == Outcome(0), name
 
@@ -46,7 +47,7 @@ def test_there_are_51_official_wins() -> None:
 def test_no_move_into_an_immediate_loss_when_avoidable(name: str) -> None:
     state = state_of(THREATENED)
     assert winning_turn(play(state.position, Turn.parse("pass"))) is not None
-    move = GAME.bots[name](state, 0, random.Random(3), 500)
+    move = GAME.bots[name](seat_view(GAME, state, 0), 0, random.Random(3), 500)
     assert isinstance(move, str)
     reached = play(state.position, Turn.parse(move))
     assert reached.outcome() is None
@@ -56,7 +57,7 @@ def test_no_move_into_an_immediate_loss_when_avoidable(name: str) -> None:
 @pytest.mark.parametrize("name", ["greedy", "search"])
 def test_deterministic_given_the_rng(name: str) -> None:
     state = state_of("<0>; Alpha(0,y3b1)r2g1g3-; Beta(1,y3b2)-g1g2g3; Gamma(r1)-y1; Delta(b2)g2-")
-    moves = {GAME.bots[name](state, 0, random.Random(7), 1000) for _ in range(3)}
+    moves = {GAME.bots[name](seat_view(GAME, state, 0), 0, random.Random(7), 1000) for _ in range(3)}
     assert len(moves) == 1
 
 
@@ -71,7 +72,7 @@ def play_some(first: str, second: str, plies: int, think_ms: int, seed: int) -> 
             break
         seat = state.position.to_move
         started = time.perf_counter()
-        move = GAME.bots[seated[seat]](state, seat, rng, think_ms)
+        move = GAME.bots[seated[seat]](seat_view(GAME, state, seat), seat, rng, think_ms)
         elapsed = time.perf_counter() - started
         state = contract.fold(GAME, state, GAME.decide(state, seat, move))
         timed.append((seated[seat], elapsed))
@@ -92,7 +93,8 @@ def test_greedy_beats_random_in_a_short_game() -> None:
     seats = ("greedy", "random")
     while state.outcome is None:
         seat = state.position.to_move
-        state = contract.fold(GAME, state, GAME.decide(state, seat, GAME.bots[seats[seat]](state, seat, rng, 100)))
+        move = GAME.bots[seats[seat]](seat_view(GAME, state, seat), seat, rng, 100)
+        state = contract.fold(GAME, state, GAME.decide(state, seat, move))
     assert state.outcome.winners == (0,)
 
 

@@ -212,9 +212,9 @@ class TestTimeoutAndBots:
                 break
             (seat,) = GAME.to_act(state)
             bot = GAME.bots["greedy" if ply % 2 else "random"]
-            state = act(state, seat, bot(state, seat, rng, 200))
+            state = act(state, seat, bot(contract.seat_view(GAME, state, seat), seat, rng, 200))
 
     def test_greedy_takes_a_win(self) -> None:
         state = HomeworldsState(Position.from_text("<0>; Alpha(0,y3g2)g1-; Beta(1,g3b2)r1y1b1-b1b1"), SDG)
-        move = GAME.bots["greedy"](state, 0, random.Random(1), 100)
+        move = GAME.bots["greedy"](contract.seat_view(GAME, state, 0), 0, random.Random(1), 100)
         assert GAME.outcome(act(state, 0, move)) == contract.Outcome((0,), "elimination")

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from domain.contract import seat_view
 from domain.planet_unknown import GAME, bots
 from domain.planet_unknown.data import event_cards
 from domain.planet_unknown.model import Phase
@@ -23,7 +24,7 @@ def play_round(play: Play, chooser: str, seed: int) -> Play:
         acting = sorted(GAME.to_act(play.state))
         assert acting, "somebody must act"
         seat = acting[0]
-        play.move(seat, getattr(bots, chooser)(play.state, seat, rng, 0))
+        play.move(seat, getattr(bots, chooser)(seat_view(GAME, play.state, seat), seat, rng, 0))
         steps += 1
         assert steps < 300
     return play
@@ -51,7 +52,7 @@ def test_bots_choose_their_objectives(chooser: str) -> None:
         for event in GAME.setup(state, b"choose"):
             state = GAME.evolve(state, event)
         for seat in sorted(GAME.to_act(state)):
-            move = getattr(bots, chooser)(state, seat, rng, 0)
+            move = getattr(bots, chooser)(seat_view(GAME, state, seat), seat, rng, 0)
             assert move["action"] == "reject"
             for event in GAME.decide(state, seat, move):
                 state = GAME.evolve(state, event)
@@ -65,5 +66,5 @@ def test_greedy_keeps_the_objectives_it_is_closest_to() -> None:
     from dataclasses import replace
 
     state = replace(rich, seats=(replace(seat, objective_offer=(56, 61, 55, 40)),), round=0, phase=Phase.INTERLUDE)
-    move = bots.greedy(state, 0, random.Random(0), 0)
+    move = bots.greedy(seat_view(GAME, state, 0), 0, random.Random(0), 0)
     assert move == {"action": "reject", "card": 40}, "one civ square of a 3x3 civ block is the furthest"

@@ -93,7 +93,7 @@ def test_bots_are_offered_by_name() -> None:
 
     state = start(2)
     for name in ("random", "greedy"):
-        move = GAME.bots[name](state, 0, random.Random(1), 100)
+        move = GAME.bots[name](contract.seat_view(GAME, state, 0), 0, random.Random(1), 100)
         assert move in list(GAME.legal_moves(state, 0))
     assert GAME.pass_move is None
 

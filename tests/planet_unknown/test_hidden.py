@@ -6,7 +6,7 @@ import itertools
 import json
 import random
 
-from domain.contract import Event, Role, Viewer, encode_event
+from domain.contract import Event, Role, Viewer, effective_viewer, encode_event, project
 from domain.planet_unknown import GAME
 from domain.planet_unknown.data import civ_cards, private_objectives
 from domain.planet_unknown.model import Phase, State
@@ -15,10 +15,14 @@ from .helpers import start
 
 
 def projected(event: Event, viewer: Viewer, over: bool) -> str:
-    visibility = event.visibility()
+    """The event as ``viewer`` reads it, through the projection every read of the service uses."""
     name, payload = encode_event(event)
-    shown = payload if visibility.allows(viewer, game_over=over) else dict(visibility.redacted)
-    return json.dumps([name, shown])
+    return json.dumps([name, dict(project(event.visibility(), payload, viewer, game_over=over).payload)])
+
+
+def viewed(state: State, viewer: Viewer, over: bool) -> str:
+    """The state as ``viewer`` reads it, as the service shows it (the auditor as a spectator until the end)."""
+    return json.dumps(GAME.view(state, effective_viewer(viewer, game_over=over)))
 
 
 def play_with_snapshots(players: int, seed: bytes) -> list[tuple[State, list[Event]]]:
@@ -68,7 +72,7 @@ def test_no_secret_reaches_spectators_or_opponents() -> None:
             if not over:
                 viewers.append(Role.AUDITOR)
             for viewer in viewers:
-                text = json.dumps(GAME.view(state, viewer)) + "".join(projected(e, viewer, over) for e in log)
+                text = viewed(state, viewer, over) + "".join(projected(e, viewer, over) for e in log)
                 for secret in secrets_for(state, viewer):
                     assert secret not in text, (viewer, secret)
                 assert '"stacks": [[' not in text and '"piles": [[' not in text
@@ -102,7 +106,7 @@ def test_event_deck_and_private_objectives_stay_secret() -> None:
         over = False
         kept = [s.private_objectives for s in state.seats]
         for viewer in (Role.SPECTATOR, *range(players)):
-            text = json.dumps(GAME.view(state, viewer)) + "".join(projected(e, viewer, over) for e in log)
+            text = viewed(state, viewer, over) + "".join(projected(e, viewer, over) for e in log)
             for a, b in itertools.pairwise(state.event_deck):
                 assert f"[{a}, {b}]" not in text, (viewer, "event deck order")
             for seat, cards in enumerate(kept):

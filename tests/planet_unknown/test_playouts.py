@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.contract import decode_event, encode_event, fold
+from domain.contract import decode_event, encode_event, fold, seat_view
 from domain.planet_unknown import GAME, bots
 from domain.planet_unknown.data import TRACKS, planets
 from domain.planet_unknown.model import State
@@ -49,7 +49,7 @@ def playout(players: int, seed: int, chooser: str = "random") -> None:
         acting = GAME.to_act(state)
         assert acting, "somebody must act until the game is over"
         seat = rng.choice(sorted(acting))
-        move = choose(state, seat, rng)
+        move = choose(seat_view(GAME, state, seat), seat, rng)
         before = copy.deepcopy(state)
         events = GAME.decide(state, seat, move)
         assert state == before
@@ -91,7 +91,7 @@ def test_greedy_beats_random_on_average() -> None:
         state = start(2, b"duel-%d" % seed)
         while GAME.outcome(state) is None:
             seat = min(GAME.to_act(state))
-            move = (bots.greedy if seat == 0 else bots.random)(state, seat, rng)
+            move = (bots.greedy if seat == 0 else bots.random)(seat_view(GAME, state, seat), seat, rng)
             for event in GAME.decide(state, seat, move):
                 state = GAME.evolve(state, event)
         totals = [row["total"] for row in GAME.scores(state)["seats"]]

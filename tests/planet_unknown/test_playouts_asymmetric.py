@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.contract import decode_event, encode_event, fold
+from domain.contract import decode_event, encode_event, fold, seat_view
 from domain.planet_unknown import GAME, bots
 from domain.planet_unknown.data import planets
 from domain.planet_unknown.planets import PLANET_RULES
@@ -31,7 +31,7 @@ def playout(players: int, seed: int, options: dict[str, object], chooser: str = 
         acting = GAME.to_act(state)
         assert acting
         seat = rng.choice(sorted(acting))
-        events = GAME.decide(state, seat, choose(state, seat, rng))
+        events = GAME.decide(state, seat, choose(seat_view(GAME, state, seat), seat, rng))
         for event in events:
             assert decode_event(GAME.events, *encode_event(event)) == event
             state = GAME.evolve(state, event)

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from domain.arena import BotTally, play_game
-from domain.contract import IllegalMoveError, Role
+from domain.contract import IllegalMoveError, Role, seat_view
 from domain.planet_unknown import GAME
 from domain.planet_unknown import events as ev
 from domain.planet_unknown.data import planets, private_objectives
@@ -67,7 +67,7 @@ class TestSetup:
         play.move(0, play.legal()[0])
         rotations = [play.state.rotation]
         while play.state.round < 4:
-            move = GAME.bots["greedy"](play.state, 0, rng, 0)
+            move = GAME.bots["greedy"](seat_view(GAME, play.state, 0), 0, rng, 0)
             play.move(0, move)
             if play.state.round > len(rotations):
                 rotations.append(play.state.rotation)

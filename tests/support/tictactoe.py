@@ -170,6 +170,11 @@ class TicTacToe:
     def timed_out(self, state: Board, seat: int) -> list[Event]:
         return [PlayerTimedOut(seat)]
 
+    def seat_state(self, state: Board, seat: int) -> Board:
+        """The board without the other seat's secret square."""
+        secrets = tuple(square if owner == seat else None for owner, square in enumerate(state.secrets))
+        return dataclasses.replace(state, secrets=(secrets[0], secrets[1]))
+
     def _holds_secret(self, state: Board, seat: int) -> bool:
         secret = state.secrets[seat]
         return secret is not None and state.cells[secret] == seat
@@ -182,15 +187,15 @@ class TicTacToe:
         raise InvalidMoveError(f"a move is a square from a1 to c3 (or 0 to 8), or 'resign'; not {move!r}")
 
 
-def random_bot(state: Board, seat: int, rng: random.Random, think_ms: int) -> JSON:
+def random_bot(view: contract.SeatView[Board], seat: int, rng: random.Random, think_ms: int) -> JSON:
     """Any free square."""
-    return rng.choice(list(GAME.legal_moves(state, seat)))
+    return rng.choice(list(GAME.legal_moves(view.state, seat)))
 
 
-def slow_bot(state: Board, seat: int, rng: random.Random, think_ms: int) -> JSON:
+def slow_bot(view: contract.SeatView[Board], seat: int, rng: random.Random, think_ms: int) -> JSON:
     """Thinks for all of ``think_ms``, then plays like ``random_bot`` (for tests that kill a worker mid-turn)."""
     time.sleep(think_ms / 1000)
-    return random_bot(state, seat, rng, think_ms)
+    return random_bot(view, seat, rng, think_ms)
 
 
 GAME = TicTacToe()
