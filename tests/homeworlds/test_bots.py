@@ -84,7 +84,7 @@ def test_search_plays_legal_turns_within_its_budget() -> None:
         timed = play_some("search", "greedy", 30, 100, seed)
         times = [elapsed for name, elapsed in timed if name == "search"]
         assert times
-        assert max(times) < 0.12  # 100 ms, with slack for a busy machine
+        assert max(times) < 0.15  # a 100 ms budget, held to 1.5 x as the bots' contract asks
 
 
 def test_greedy_beats_random_in_a_short_game() -> None:
