@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test lint install clean
 
@@ -10,16 +11,21 @@ $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Orrery needs Python 3.11 or newer: run make PYTHON=python3.11 ...")'
 	$(PYTHON) -m venv $(VENV)
 
+# Running needs only the package's own dependencies; the test tools are installed for lint and test.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP) $(TEST_STAMP)
 
 install: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/orrery up
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy .
 

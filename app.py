@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import importlib.metadata
 import os
 import signal
 import subprocess
@@ -42,9 +43,9 @@ class Settings:
     public_url: str | None = None
     limit_create: str = "30/minute;300/hour"
     """Game creations per client address (a Flask-Limiter limit string; ``;`` joins several)."""
-    limit_moves: str = "120/minute"
+    limit_moves: str = "600/minute"
     """Moves per seat token (counted by the token's hash)."""
-    limit_moves_per_address: str = "600/minute"
+    limit_moves_per_address: str = "1200/minute"
     """Moves per client address, whatever the token."""
     limit_bad_token: str = "20/minute"
     """Requests with a token that end in 401, per client address; beyond it, requests with a token get 429."""
@@ -213,6 +214,7 @@ TASK_QUEUES: dict[str, str] = {
     "workers.tasks.score_game": "main",
     "workers.tasks.play_bot_turn": "bots",
     "workers.tasks.deliver_turn": "webhooks",
+    "workers.tasks.publish_turn": "webhooks",
 }
 """Which of the :class:`Queues` (by field name) each task is sent to."""
 
@@ -233,8 +235,17 @@ WEBHOOK_CONCURRENCY = 100
 """Deliveries one webhook worker keeps in flight at once."""
 
 
+UP_LOGLEVEL = "WARNING"
+"""Celery's log level under ``orrery up``: problems only, not a line per task and per beat tick."""
+
+
 def worker_command(
-    queues: Sequence[str], hostname: str, *, pool: str = "prefork", concurrency: int = WORKER_CONCURRENCY
+    queues: Sequence[str],
+    hostname: str,
+    *,
+    pool: str = "prefork",
+    concurrency: int = WORKER_CONCURRENCY,
+    loglevel: str = "INFO",
 ) -> list[str]:
     """A Celery worker that consumes ``queues``; ``hostname`` must be unique per process (``name@%h``)."""
     return [
@@ -244,7 +255,7 @@ def worker_command(
         "-A",
         "app:celery",
         "worker",
-        "--loglevel=INFO",
+        f"--loglevel={loglevel}",
         "--pool",
         pool,
         f"--concurrency={concurrency}",
@@ -255,14 +266,18 @@ def worker_command(
     ]
 
 
-def worker_commands(settings: Settings, tag: str) -> dict[str, list[str]]:
+def worker_commands(settings: Settings, tag: str, *, loglevel: str = UP_LOGLEVEL) -> dict[str, list[str]]:
     """The workers ``orrery up`` runs: a prefork worker for built-in bots, scoring, timers and the relay,
     and a gevent worker for webhook deliveries, so that slow webhook bots only ever wait on each other."""
     names = queue_names(settings)
     return {
-        "worker": worker_command([names.main, names.bots], f"orrery-worker-{tag}@%h"),
+        "worker": worker_command([names.main, names.bots], f"orrery-worker-{tag}@%h", loglevel=loglevel),
         "webhooks": worker_command(
-            [names.webhooks], f"orrery-webhooks-{tag}@%h", pool=WEBHOOK_POOL, concurrency=WEBHOOK_CONCURRENCY
+            [names.webhooks],
+            f"orrery-webhooks-{tag}@%h",
+            pool=WEBHOOK_POOL,
+            concurrency=WEBHOOK_CONCURRENCY,
+            loglevel=loglevel,
         ),
     }
 
@@ -318,41 +333,152 @@ celery = make_celery(Settings.from_env())
 # --- The command line ----------------------------------------------------------------
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``orrery up`` runs the service; ``orrery transcripts check`` checks game records."""
-    parser = argparse.ArgumentParser(prog="orrery", description="Orrery, an event-sourced game server.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    up_parser = commands.add_parser(
-        "up", help="start Redis (embedded unless REDIS_URL is set), the workers, beat and the API"
+def package_version() -> str:
+    """The installed ``orrery`` package's version, from its metadata."""
+    try:
+        return importlib.metadata.version("orrery")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed as a package)"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's help with defaults, except where there is none to show (None, a flag's False, an empty
+    list): those help texts say in words what happens without the argument."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, []):
+            return action.help
+        return super()._get_help_string(action)
+
+
+def cli_parser() -> argparse.ArgumentParser:
+    """The ``orrery`` command line's parser; every argument's help shows its default."""
+    formatter = _HelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="orrery", description="Orrery, an event-sourced game server.", formatter_class=formatter
     )
-    up_parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    up_parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    up_parser.add_argument("--data-dir", default=os.environ.get("ORRERY_DATA_DIR", "var"))
-    transcripts = commands.add_parser("transcripts", help="work with game transcripts")
-    transcript_commands = transcripts.add_subparsers(dest="transcripts_command", required=True)
-    check = transcript_commands.add_parser("check", help="replay transcripts and report each file's result")
-    check.add_argument("--game", required=True)
-    check.add_argument("paths", nargs="+")
-    arena = commands.add_parser("arena", help="play N games between two built-in bots and print the score")
-    arena.add_argument("--game", default="homeworlds")
-    arena.add_argument("bot_a")
-    arena.add_argument("bot_b")
-    arena.add_argument("-n", "--games", type=int, default=100)
-    arena.add_argument("--think-ms", type=int, default=200)
-    arena.add_argument("--seed", default="arena")
-    verify = commands.add_parser("verify", help="check an exported game (NDJSON) with no server and no Redis")
-    verify.add_argument("file", help="an export from GET /v1/games/{id}/export, or - for standard input")
-    args = parser.parse_args(argv)
-    if args.command == "verify":
-        return verify_export(args.file)
-    if args.command == "up":
-        return up(args.host, args.port, Path(args.data_dir))
-    if args.command == "arena":
-        return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
-    return check_transcripts(args.game, args.paths)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, text: str, parent: Any = commands) -> argparse.ArgumentParser:
+        found: argparse.ArgumentParser = parent.add_parser(name, help=text, description=text, formatter_class=formatter)
+        return found
+
+    up_parser = command("up", "start Redis (embedded unless REDIS_URL is set), the workers, beat and the API")
+    up_parser.add_argument(
+        "--host", default=os.environ.get("HOST", "127.0.0.1"), help="address the API listens on ($HOST)"
+    )
+    up_parser.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="port the API listens on ($PORT)"
+    )
+    up_parser.add_argument(
+        "--data-dir",
+        default=os.environ.get("ORRERY_DATA_DIR", "var"),
+        help="folder of the embedded Redis's data and beat's schedule ($ORRERY_DATA_DIR)",
+    )
+
+    play_parser = command("play", "play a game in this terminal: you, built-in bots and webhook bots, in any mix")
+    play_parser.add_argument("--game", default="homeworlds", help="the game to play")
+    play_parser.add_argument(
+        "--seat",
+        dest="seats",
+        action="append",
+        type=PlaySeat.parse,
+        metavar="SEAT",
+        help="a seat, once per seat in order: 'you' (moves typed here), 'builtin:<bot>[:<think_ms>]' or a webhook "
+        f"bot's http(s) URL (default: you and builtin:{DEFAULT_OPPONENT})",
+    )
+    play_parser.add_argument(
+        "--option",
+        dest="options",
+        action="append",
+        type=_play_option,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game or table option, once per option; VALUE is read as JSON when it can be (true, 3, [...]), "
+        "else as text (default: the game's defaults)",
+    )
+    play_parser.add_argument(
+        "--seed",
+        help="the seed the game is dealt from (32 or more hex digits for a game with hidden information) "
+        "(default: a random one)",
+    )
+    play_parser.add_argument(
+        "--export", metavar="PATH", help="where to write the game's export (default: orrery-<game>-<id>.ndjson here)"
+    )
+    play_parser.add_argument(
+        "--webhook-secret",
+        metavar="WHSEC",
+        help="the signing secret (whsec_...) of the webhook seats (default: a new one, printed at the start)",
+    )
+    play_parser.add_argument(
+        "--max-moves", type=_positive_int, default=2000, help="stop the game unfinished after this many moves"
+    )
+    play_parser.add_argument(
+        "--watch", action="store_true", help="show the board after every bot move too (default: before your moves)"
+    )
+
+    transcripts = command("transcripts", "work with game transcripts")
+    transcript_commands = transcripts.add_subparsers(dest="transcripts_command", required=True, metavar="COMMAND")
+    check = command("check", "replay transcripts and report each file's result", transcript_commands)
+    check.add_argument("--game", required=True, help="the game the transcripts are of (homeworlds)")
+    check.add_argument("paths", nargs="+", help="transcript files, or folders of them")
+
+    arena = command("arena", "play N games between two built-in bots and print the score")
+    arena.add_argument("--game", default="homeworlds", help="the game to play")
+    arena.add_argument("bot_a", help="a built-in bot of the game")
+    arena.add_argument("bot_b", help="another (or the same) built-in bot")
+    arena.add_argument("-n", "--games", type=_positive_int, default=100, help="how many games, first seat alternating")
+    arena.add_argument("--think-ms", type=_positive_int, default=200, help="each bot's time budget per move, in ms")
+    arena.add_argument("--seed", default="arena", help="the match's seed; the same seed plays the same match")
+
+    verify = command("verify", "check an exported game (NDJSON) with no server and no Redis")
+    verify.add_argument("file", help="an export from GET /v1/games/{id}/export or orrery play, or - for standard input")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``orrery`` command line: ``up``, ``play``, ``arena``, ``verify`` and ``transcripts check``.
+
+    A user's mistake (a missing file, an unknown game or bot) is one line on standard error and exit code 2.
+    """
+    args = cli_parser().parse_args(argv)
+    try:
+        if args.command == "verify":
+            return verify_export(args.file)
+        if args.command == "up":
+            return up(args.host, args.port, Path(args.data_dir))
+        if args.command == "arena":
+            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
+        if args.command == "play":
+            return play(
+                args.game,
+                args.seats or [PlaySeat("you"), PlaySeat("builtin", bot=DEFAULT_OPPONENT)],
+                options=dict(args.options),
+                seed=args.seed,
+                export=args.export,
+                webhook_secret=args.webhook_secret,
+                max_moves=args.max_moves,
+                watch=args.watch,
+            )
+        return check_transcripts(args.game, args.paths)
+    except KeyboardInterrupt:
+        print("orrery: interrupted", file=sys.stderr)
+        return 130
 
 
 def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str) -> int:
+    """``orrery arena``: a match between two built-in bots, with no service; prints the score."""
     from domain.arena import play_match, progress_bar
 
     load_games(Settings.from_env())
@@ -371,35 +497,44 @@ def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int,
 
 
 def verify_export(path: str) -> int:
-    """Check an export offline: hash chain, every move's legality, the seed. Exit 0 only if all hold."""
+    """Check an export offline: hash chain, every move's legality, the seed. Exit 0 only if all hold,
+    1 if the export fails, 2 if it is no complete Orrery export (or cannot be read)."""
     import json
 
     from events.envelope import Envelope
     from events.service import EXPORT_FORMAT
     from events.verify import verify
 
+    def refuse(reason: str) -> int:
+        print(f"orrery verify: {reason}", file=sys.stderr)
+        return 2
+
     load_games(Settings.from_env())
-    text = sys.stdin.read() if path == "-" else Path(path).read_text()
-    lines = [line for line in text.splitlines() if line.strip()]
     try:
-        header = json.loads(lines[0]) if lines else {}
-    except ValueError:
-        header = {}
-    if header.get("format") != EXPORT_FORMAT:
-        print(f"orrery verify: {path} is not an Orrery export (no {EXPORT_FORMAT} header line)", file=sys.stderr)
-        return 2
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        return refuse(f"cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        return refuse(f"{path} is not UTF-8 text, so it is not an Orrery export")
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return refuse(f"{path} is empty")
+    try:
+        header = json.loads(lines[0])
+    except ValueError as error:
+        return refuse(f"{path} is not an Orrery export: its first line is not JSON ({error})")
+    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+        return refuse(f"{path} is not an Orrery export (no {EXPORT_FORMAT} header line)")
     if not header.get("complete"):
-        print(
-            f"orrery verify: this export is {header.get('viewer')}'s view, with redacted events; only an export "
-            "that holds every event whole (the creator's, once the game is over) can be verified",
-            file=sys.stderr,
+        return refuse(
+            f"this export is {header.get('viewer')}'s view, with redacted events; only an export "
+            "that holds every event whole (the creator's, once the game is over) can be verified"
         )
-        return 2
     envelopes = []
     for number, line in enumerate(lines[1:], start=2):
         try:
             envelopes.append(Envelope.from_json(line))
-        except (ValueError, KeyError, TypeError) as error:
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             print(f"FAILED: line {number} is not an event envelope ({error})")
             return 1
     verdict = verify(envelopes)
@@ -408,12 +543,338 @@ def verify_export(path: str) -> int:
 
 
 def check_transcripts(game: str, paths: list[str]) -> int:
+    """``orrery transcripts check``: replay each transcript under the game's rules and print its verdict."""
     checkers = {"homeworlds": "domain.homeworlds.transcripts"}
     if game not in checkers:
         print(f"orrery: no transcript checker for {game!r}; known: {', '.join(checkers)}", file=sys.stderr)
         return 2
+    for path in paths:
+        if not os.path.exists(path):
+            print(f"orrery transcripts check: no such file or folder: {path}", file=sys.stderr)
+            return 2
+        if not os.access(path, os.R_OK):
+            print(f"orrery transcripts check: cannot read {path}: permission denied", file=sys.stderr)
+            return 2
     module = importlib.import_module(checkers[game])
     return int(module.main(paths))
+
+
+# --- orrery play ---------------------------------------------------------------------
+
+DEFAULT_OPPONENT = "greedy"
+"""The built-in bot ``orrery play`` seats against you when no ``--seat`` is given."""
+PLAY_THINK_MS = 1000
+"""A built-in bot's time budget per move in ``orrery play`` unless its seat names one."""
+HINTS = 8
+"""How many legal moves a prompt shows; ``?`` lists more."""
+PAGE = 40
+TEXT_BOARDS = {"homeworlds": "domain.homeworlds.text_board", "planet-unknown": "domain.planet_unknown.text_board"}
+"""Each game's text renderer: a module with ``render(view, seat)`` and ``move_text(move)``."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlaySeat:
+    """One seat of ``orrery play``: ``you`` (moves typed here), a built-in bot, or a webhook bot's URL."""
+
+    kind: str
+    bot: str | None = None
+    think_ms: int = PLAY_THINK_MS
+    url: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> PlaySeat:
+        """``you``, ``builtin:<bot>[:<think_ms>]`` or an ``http(s)://`` URL (argparse's type for ``--seat``)."""
+        if text == "you":
+            return cls("you")
+        if text.startswith(("http://", "https://")):
+            return cls("webhook", url=text)
+        kind, _, rest = text.partition(":")
+        name, _, think = rest.partition(":")
+        if kind != "builtin" or not name:
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: a seat is 'you', 'builtin:<bot>[:<think_ms>]' or an http(s):// URL"
+            )
+        if think and (not think.isdigit() or int(think) < 1):
+            raise argparse.ArgumentTypeError(f"{text!r}: the think time is a whole number of ms, at least 1")
+        return cls("builtin", bot=name, think_ms=int(think) if think else PLAY_THINK_MS)
+
+    @property
+    def label(self) -> str:
+        if self.kind == "builtin":
+            return f"builtin:{self.bot}"
+        return self.url if self.kind == "webhook" and self.url else self.kind
+
+    def bot_spec(self) -> dict[str, Any] | None:
+        """The seat's ``bot`` object at game creation."""
+        if self.kind == "builtin":
+            return {"builtin": self.bot, "think_ms": self.think_ms}
+        return {"webhook": self.url} if self.kind == "webhook" else None
+
+
+def _play_option(text: str) -> tuple[str, Any]:
+    import json
+
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: an option is KEY=VALUE")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+class _Table:
+    """One ``orrery play`` game in progress: the service, the seats, and the terminal."""
+
+    def __init__(self, service: Any, game_id: str, seats: Sequence[PlaySeat], watch: bool) -> None:
+        self.service = service
+        self.game_id = game_id
+        self.seats = seats
+        self.watch = watch
+        humans = [i for i, s in enumerate(seats) if s.kind == "you"]
+        self.viewer: contract.Viewer = humans[0] if len(humans) == 1 else contract.Role.SPECTATOR
+        module = TEXT_BOARDS.get(service.head(game_id).game.name)
+        self.board = None if module is None else importlib.import_module(module)
+
+    def name(self, seat: int) -> str:
+        return f"seat {seat + 1} ({self.seats[seat].label})"
+
+    def show(self, viewer: contract.Viewer) -> None:
+        import json
+
+        record = self.service.head(self.game_id)
+        view = self.service.view(record, viewer)
+        seat = viewer if isinstance(viewer, int) else None
+        print("", flush=True)
+        print(self.board.render(view, seat) if self.board else json.dumps(view, indent=1), flush=True)
+
+    def move_text(self, move: Any) -> str:
+        import json
+
+        if self.board is not None:
+            try:
+                return str(self.board.move_text(move))
+            except ValueError:
+                pass
+        return move if isinstance(move, str) else json.dumps(move)
+
+    def report(self, after: int) -> None:
+        """One line per move made after version ``after``, as this terminal's viewer may see it."""
+        record = self.service.head(self.game_id)
+        for envelope in self.service.events(self.game_id, after=after):
+            if envelope.type != "MoveMade":
+                continue
+            shown = self.service.project(record, envelope, self.viewer)
+            seat = int(envelope.payload["seat"])
+            text = "(hidden)" if shown.get("redacted") else self.move_text(envelope.payload["move"])
+            print(f"{self.name(seat)}: {text}", flush=True)
+
+    def run(self, max_moves: int) -> str | None:
+        """Play until the game ends (None) or stops: then the reason, in a few words."""
+        if self.viewer is contract.Role.SPECTATOR and not any(s.kind == "you" for s in self.seats):
+            self.show(self.viewer)
+        for _ in range(max_moves):
+            record = self.service.head(self.game_id)
+            if record.over:
+                return None
+            acting = sorted(record.game.to_act(record.state))
+            if not acting:
+                return "nobody is to act"
+            seat = acting[0]
+            kind = self.seats[seat].kind
+            if kind == "you":
+                stopped = self.human(record, seat)
+            elif kind == "builtin":
+                moved = self.service.bot_move(self.game_id, seat, record.version)
+                stopped = None if moved is not None else f"{self.name(seat)} found no legal move"
+            else:
+                stopped = self.webhook(record, seat)
+            self.report(record.version)
+            if stopped is not None:
+                return stopped
+            if self.watch and kind != "you":
+                self.show(self.viewer)
+        return None if self.service.head(self.game_id).over else f"the game reached {max_moves} moves"
+
+    def human(self, record: Any, seat: int) -> str | None:
+        import json
+
+        from events.service import ServiceError
+
+        game = record.game
+        self.show(seat)
+        moves = list(game.legal_moves(record.state, seat))
+        if game.pass_move is not None and game.pass_move in moves:
+            moves.remove(game.pass_move)
+            moves.append(game.pass_move)
+        texts = [self.move_text(m) for m in moves]
+        print(f"\n{self.name(seat)} to act: {len(moves)} legal moves", flush=True)
+        self.listing(texts, range(min(HINTS, len(texts))))
+        print("Type a move, a number from the list, ? for more (? WORDS filters), or q to stop.", flush=True)
+        listed: list[int] = []
+        shown = 0
+        while True:
+            print("> ", end="", flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                print("", flush=True)
+                return "the input ended"
+            line = line.strip()
+            if not sys.stdin.isatty():
+                print(line, flush=True)
+            if not line:
+                continue
+            if line in ("q", "quit", "exit"):
+                return "stopped at your request"
+            if line.startswith("?"):
+                words = line[1:].lower().split()
+                matching = [i for i, t in enumerate(texts) if all(w in t.lower() for w in words)]
+                shown = shown if matching == listed else 0
+                listed = matching
+                self.listing(texts, matching[shown : shown + PAGE])
+                shown += PAGE
+                if shown < len(matching):
+                    print(f"... {len(matching) - shown} more: ? again", flush=True)
+                continue
+            move: Any = line
+            if line.isdigit():
+                if not 1 <= int(line) <= len(moves):
+                    print(f"pick a number from 1 to {len(moves)}", flush=True)
+                    continue
+                move = moves[int(line) - 1]
+            elif line[0] in '[{"':
+                try:
+                    move = json.loads(line)
+                except ValueError as error:
+                    print(f"that is not JSON: {error}", flush=True)
+                    continue
+            try:
+                self.service.submit(self.game_id, seat, move)
+                return None
+            except (contract.RuleError, ServiceError) as refused:
+                print(f"not accepted: {refused}", flush=True)
+
+    @staticmethod
+    def listing(texts: Sequence[str], indices: Any) -> None:
+        for i in indices:
+            print(f"  {i + 1:>4}) {texts[i]}", flush=True)
+
+    def webhook(self, record: Any, seat: int) -> str | None:
+        from workers.webhooks import deliver
+
+        attempt = 1
+        while True:
+            delivery = deliver(self.service, self.game_id, seat, record.version, attempt)
+            if delivery.status in ("moved", "stale"):
+                return None
+            log = self.service.store.deliveries(self.game_id, start=-1, limit=1)
+            why = (log[-1].get("error") if log else None) or delivery.status
+            if delivery.status == "accepted":
+                return (
+                    f"{self.name(seat)} answered 202, but orrery play has no API for a later move: "
+                    'a webhook bot here answers 200 with {"move": ...}'
+                )
+            if delivery.retry_in is None:
+                return f"{self.name(seat)}: delivery {delivery.status} ({why})"
+            print(f"{self.name(seat)}: attempt {attempt}: {why}; again in {delivery.retry_in:.1f} s", flush=True)
+            time.sleep(delivery.retry_in)
+            attempt += 1
+
+
+def play(
+    game_name: str,
+    seats: Sequence[PlaySeat],
+    *,
+    options: Mapping[str, Any] | None = None,
+    seed: str | None = None,
+    export: str | None = None,
+    webhook_secret: str | None = None,
+    max_moves: int = 2000,
+    watch: bool = False,
+) -> int:
+    """``orrery play``: one game in this process, over a throwaway embedded Redis, with no API and no workers.
+
+    Built-in bots move in turn, webhook bots are sent their turns here, and ``you`` seats type
+    their moves. The game's export is written at the end. Exit 0 when the game ended, 1 when it
+    stopped unfinished, 2 for a game that cannot be set up.
+    """
+    import tempfile
+
+    from events.embedded import EmbeddedRedis
+    from events.keys import Keyspace
+    from events.service import GameService, SeatSpec, ServiceError
+    from events.store import EventStore
+
+    def refuse(reason: str) -> int:
+        print(f"orrery play: {reason}", file=sys.stderr)
+        return 2
+
+    load_games(Settings.from_env())
+    try:
+        game = contract.get(game_name)
+    except KeyError:
+        return refuse(f"no game {game_name!r}; known: {', '.join(contract.names())}")
+    for spec in seats:
+        if spec.kind == "builtin" and spec.bot not in game.bots:
+            return refuse(f"{game_name} has no built-in bot {spec.bot!r}; it has: {', '.join(sorted(game.bots))}")
+    try:
+        policy = WebhookPolicy(parse_allow(os.environ.get(ALLOW_SETTING) or LOOPBACK_ALLOW))
+    except ValueError as error:
+        return refuse(str(error))
+    with tempfile.TemporaryDirectory(prefix="orrery-play-") as folder:
+        embedded = EmbeddedRedis(Path(folder) / "redis", persistent=False).start()
+        try:
+            client = redis.Redis.from_url(embedded.url)
+            service = GameService(EventStore(client, Keyspace("orrery-play")), webhook_policy=policy)
+            if webhook_secret:
+                for spec in seats:
+                    if spec.url:
+                        service.store.register_endpoint(spec.url, webhook_secret)
+            try:
+                created = service.create(
+                    game.name,
+                    [SeatSpec(s.bot or s.kind, s.bot_spec()) for s in seats],
+                    dict(options or {}),
+                    seed=None if seed is None else seed.encode(),
+                )
+            except (ServiceError, contract.RuleError, ValueError) as refused:
+                return refuse(str(refused))
+            game_id = created.record.game_id
+            print(f"orrery play: {game.name} game {game_id}", flush=True)
+            for index, secret in created.webhook_secrets.items():
+                print(f"orrery play: seat {index + 1}'s webhook secret: {secret}", flush=True)
+            table = _Table(service, game_id, seats, watch)
+            try:
+                stopped = table.run(max_moves)
+            except KeyboardInterrupt:
+                stopped = "interrupted"
+            return _finish(table, stopped, export)
+        finally:
+            embedded.stop()
+
+
+def _finish(table: _Table, stopped: str | None, export: str | None) -> int:
+    """Score a finished game, show the end, write the export and say where it is."""
+    service, game_id = table.service, table.game_id
+    record = service.head(game_id)
+    if record.over:
+        service.score(game_id)
+        table.show(contract.Role.AUDITOR)
+        outcome = record.outcome
+        winners = " and ".join(table.name(s) for s in outcome.winners) if outcome and outcome.winners else "nobody"
+        print(f"\nGame over ({outcome.reason if outcome else '?'}): {winners} won", flush=True)
+    else:
+        print(f"\norrery play: the game stopped unfinished: {stopped}", flush=True)
+    path = Path(export or f"orrery-{record.game.name}-{game_id}.ndjson")
+    lines = list(service.export(game_id, contract.Role.AUDITOR))
+    try:
+        path.write_text("".join(lines), encoding="utf-8")
+    except OSError as error:
+        print(f"orrery play: cannot write the export to {path}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"Export: {path} (orrery verify {path} checks it)", flush=True)
+    return 0 if record.over else 1
 
 
 def with_webhook_allow_default(env: Mapping[str, str], host: str) -> dict[str, str]:
@@ -425,6 +886,52 @@ def with_webhook_allow_default(env: Mapping[str, str], host: str) -> dict[str, s
     return out
 
 
+def with_public_url_default(env: Mapping[str, str], host: str, port: int) -> dict[str, str]:
+    """The environment of ``orrery up``'s children: unless the user set ``ORRERY_PUBLIC_URL``, the address the
+    API serves on (a wildcard host as loopback, an IPv6 host in brackets), so turn requests carry absolute URLs."""
+    out = dict(env)
+    if out.get("ORRERY_PUBLIC_URL"):
+        return out
+    name = host.strip("[]")
+    name = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(name, name)
+    out["ORRERY_PUBLIC_URL"] = f"http://{f'[{name}]' if ':' in name else name}:{port}"
+    return out
+
+
+READY_TIMEOUT_S = 60
+"""How long ``orrery up`` waits for ``/readyz`` (Redis and a worker) before it prints the API's address anyway."""
+
+
+def _url_host(host: str) -> str:
+    name = host.strip("[]")
+    return f"[{name}]" if ":" in name else name
+
+
+def _reachable_url(host: str, port: int) -> str:
+    """Where this machine reaches an API bound to ``host``: a wildcard address as loopback."""
+    name = host.strip("[]")
+    name = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(name, name)
+    return f"http://{_url_host(name)}:{port}"
+
+
+def readiness(base_url: str, timeout: float = 2.0) -> str | None:
+    """None once ``/readyz`` says Redis and a worker answer; otherwise what is still missing, in a few words."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(f"{base_url}/readyz", timeout=timeout) as response:
+            body = json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return f"/readyz answers {error.code}"
+    except (OSError, ValueError):
+        return "the API does not answer yet"
+    missing = [f"{part} {body.get(part)}" for part in ("redis", "worker") if body.get(part) != "ok"]
+    return ", ".join(missing) or None
+
+
 def up(host: str, port: int, data_dir: Path) -> int:
     """Run the whole service in the foreground until Ctrl-C or SIGTERM.
 
@@ -433,7 +940,8 @@ def up(host: str, port: int, data_dir: Path) -> int:
     """
     from events.embedded import DataDirLocked, EmbeddedRedis, die_with_parent
 
-    env = with_webhook_allow_default(os.environ, host)
+    env = with_public_url_default(with_webhook_allow_default(os.environ, host), host, port)
+    env.setdefault("PYTHONUNBUFFERED", "1")
     embedded = None
     if not env.get("REDIS_URL"):
         redis_port = int(env.get("ORRERY_REDIS_PORT", "0")) or None
@@ -458,7 +966,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
             "-A",
             "app:celery",
             "beat",
-            "--loglevel=INFO",
+            f"--loglevel={UP_LOGLEVEL}",
             "--schedule",
             str(data_dir / "celerybeat-schedule"),
         ],
@@ -476,16 +984,23 @@ def up(host: str, port: int, data_dir: Path) -> int:
     try:
         for name, command in commands.items():
             children[name] = subprocess.Popen(command, env=env, start_new_session=True, preexec_fn=die_with_parent)
-        print(
-            f"orrery: API on http://{host}:{port}  docs at http://{host}:{port}/docs  (Ctrl-C stops everything)",
-            flush=True,
-        )
+        started = time.monotonic()
+        next_probe: float | None = started
         while not stopping:
             exited = [name for name, child in children.items() if child.poll() is not None]
             if exited:
                 print(f"orrery: {', '.join(exited)} stopped unexpectedly; shutting down", file=sys.stderr, flush=True)
                 status = 1
                 break
+            if next_probe is not None and time.monotonic() >= next_probe:
+                waiting = readiness(_reachable_url(host, port))
+                if waiting is None or time.monotonic() - started > READY_TIMEOUT_S:
+                    base = f"http://{_url_host(host)}:{port}"
+                    note = "" if waiting is None else f"  (not ready after {READY_TIMEOUT_S} s: {waiting})"
+                    print(f"orrery: API on {base}  docs at {base}/docs  (Ctrl-C stops everything){note}", flush=True)
+                    next_probe = None
+                else:
+                    next_probe = time.monotonic() + 0.5
             time.sleep(0.2)
     finally:
         for sig, handler in previous.items():
@@ -495,6 +1010,10 @@ def up(host: str, port: int, data_dir: Path) -> int:
             embedded.stop()
     print("orrery: stopped", flush=True)
     return status
+
+
+ACCESS_LOG_FORMAT = '%(h)s "%(r)s" %(s)s %(B)s %(M)sms'
+"""One access-log line per request on standard output: client, request line, status, body bytes, time taken."""
 
 
 def gunicorn_command(
@@ -513,6 +1032,7 @@ def gunicorn_command(
     process's ``worker_connections`` free for ordinary requests.
     Header limits are raised above any value the API accepts, so that an
     oversized header reaches the API and gets its JSON error, not gunicorn's page.
+    Every request gets one access-log line on standard output (:data:`ACCESS_LOG_FORMAT`).
     """
     return [
         sys.executable,
@@ -532,6 +1052,10 @@ def gunicorn_command(
         "16384",
         "--limit-request-field_size",
         "65536",
+        "--access-logfile",
+        "-",
+        "--access-logformat",
+        ACCESS_LOG_FORMAT,
         "--config",
         str(Path(__file__).resolve().parent / "api" / "server_hooks.py"),
         app,

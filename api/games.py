@@ -10,7 +10,7 @@ from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import schemas
+from api import docs, schemas
 from domain.contract import Role, Viewer
 from events import listing
 from events.record import Record
@@ -20,7 +20,16 @@ from events.service import Created, Forbidden, GameService, InvalidRequest, Seat
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
-BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+BEARER = docs.BEARER
+ETAG = {"ETag": {"description": "The game's version, quoted; send it as If-None-Match.", "schema": {"type": "string"}}}
+NOT_MODIFIED = {"304": {"description": "Not Modified: If-None-Match names the current version.", "headers": ETAG}}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "required": False,
+    "description": "An ETag from an earlier answer: a 304 while the game is still at that version.",
+}
 
 
 def service() -> GameService:
@@ -92,8 +101,9 @@ def etagged(body: dict[str, Any], version: int) -> Any:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(schemas.CreateGameRequest)
+    @blp.arguments(schemas.CreateGameRequest, error_status_code=400)
     @blp.response(201, schemas.CreatedGame)
+    @blp.doc(**docs.operation("createGame", 400, 413, 422, 429, success=[201]))
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game.
 
@@ -104,8 +114,9 @@ class Games(MethodView):
         seed = None if body["seed"] is None else body["seed"].encode()
         return created_body(service().create(body["game"], seats, body["options"], seed))
 
-    @blp.arguments(schemas.ListQuery, location="query")
+    @blp.arguments(schemas.ListQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.GameList)
+    @blp.doc(**docs.operation("listGames", 400, 422, 429, success=[200]))
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first, filtered by game and status. Pass `next_cursor` back as `cursor`."""
         before = None
@@ -122,10 +133,11 @@ class Games(MethodView):
         return {"games": [e.to_json() for e in entries], "next_cursor": next_cursor}
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game_id>", parameters=[IF_NONE_MATCH])
 class Game(MethodView):
-    @blp.response(200, schemas.Game)
-    @blp.doc(security=BEARER)
+    @blp.response(200, schemas.Game, headers=ETAG)
+    @blp.doc(**docs.operation("getGame", 401, 404, 409, 429, success=[200], security=docs.OPTIONAL_BEARER))
+    @blp.doc(responses=NOT_MODIFIED)
     def get(self, game_id: str) -> Any:
         """Read a game as the requester sees it: a seat with its token, a spectator without one."""
         viewer = service().viewer_for(game_id, bearer_token())
@@ -135,10 +147,10 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(schemas.MoveRequest)
+    @blp.arguments(schemas.MoveRequest, error_status_code=400)
     @blp.response(201, schemas.MoveResult)
     @blp.doc(
-        security=BEARER,
+        **docs.operation("makeMove", 400, 401, 403, 404, 409, 413, 422, 423, 429, success=[201], security=BEARER),
         parameters=[
             {
                 "in": "header",
@@ -166,9 +178,9 @@ class Moves(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @blp.arguments(schemas.LegalMovesQuery, location="query")
+    @blp.arguments(schemas.LegalMovesQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.LegalMoves)
-    @blp.doc(security=BEARER)
+    @blp.doc(**docs.operation("listLegalMoves", 400, 401, 403, 404, 409, 429, success=[200], security=BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The legal moves of the token's seat, in the form the moves endpoint takes."""
         seat = seat_of(game_id)
@@ -188,9 +200,9 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(schemas.EventsQuery, location="query")
+    @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.EventPage)
-    @blp.doc(security=BEARER)
+    @blp.doc(**docs.operation("listEvents", 400, 401, 404, 409, 429, success=[200], security=docs.OPTIONAL_BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The events after version `after`, as the requester may see them."""
         viewer = service().viewer_for(game_id, bearer_token())
@@ -198,11 +210,12 @@ class Events(MethodView):
         return {"version": version, "events": events}
 
 
-@blp.route("/<game_id>/state")
+@blp.route("/<game_id>/state", parameters=[IF_NONE_MATCH])
 class State(MethodView):
-    @blp.arguments(schemas.StateQuery, location="query")
-    @blp.response(200, schemas.StateAt)
-    @blp.doc(security=BEARER)
+    @blp.arguments(schemas.StateQuery, location="query", error_status_code=400)
+    @blp.response(200, schemas.StateAt, headers=ETAG)
+    @blp.doc(**docs.operation("getState", 400, 401, 404, 409, 422, 429, success=[200], security=docs.OPTIONAL_BEARER))
+    @blp.doc(responses=NOT_MODIFIED)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The requester's view of the state at version `at` (the newest without it)."""
         viewer = service().viewer_for(game_id, bearer_token())
@@ -212,9 +225,9 @@ class State(MethodView):
 
 @blp.route("/<game_id>/deliveries")
 class DeliveryLog(MethodView):
-    @blp.arguments(schemas.DeliveriesQuery, location="query")
+    @blp.arguments(schemas.DeliveriesQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.Deliveries)
-    @blp.doc(security=BEARER)
+    @blp.doc(**docs.operation("getDeliveries", 400, 401, 403, 404, 409, 429, security=BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Every webhook delivery attempt of the game, oldest first: for the creator's token only."""
         if service().viewer_for(game_id, bearer_token()) is not Role.AUDITOR:
@@ -225,7 +238,7 @@ class DeliveryLog(MethodView):
 @blp.route("/<game_id>/verify")
 class Verify(MethodView):
     @blp.response(200, schemas.VerifyResult)
-    @blp.doc(security=BEARER)
+    @blp.doc(**docs.operation("verifyGame", 401, 403, 404, 409, 429, success=[200], security=docs.OPTIONAL_BEARER))
     def get(self, game_id: str) -> dict[str, Any]:
         """Refold every event: the hash chain, every move decided again, and the committed seed.
 
@@ -236,8 +249,8 @@ class Verify(MethodView):
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
+    @blp.doc(**docs.operation("exportGame", 401, 404, 409, 429, security=docs.OPTIONAL_BEARER))
     @blp.doc(
-        security=BEARER,
         responses={
             "200": {
                 "description": "NDJSON: a header line, then one line per event as the requester may "
@@ -256,9 +269,9 @@ class Export(MethodView):
 
 @blp.route("/<game_id>/fork")
 class Fork(MethodView):
-    @blp.arguments(schemas.ForkRequest)
+    @blp.arguments(schemas.ForkRequest, error_status_code=400)
     @blp.response(201, schemas.Forked)
-    @blp.doc(security=BEARER)
+    @blp.doc(**docs.operation("forkGame", 400, 401, 403, 404, 409, 413, 422, 429, security=BEARER))
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """A new game from this one up to a turn boundary, with new tokens (creator only).
 

@@ -9,7 +9,7 @@ from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import schemas
+from api import docs, schemas
 from domain import contract
 
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service and its parts.")
@@ -21,6 +21,7 @@ WORKER_PING_S = 0.5
 @blp.route("/healthz")
 class Liveness(MethodView):
     @blp.response(200, schemas.Liveness)
+    @blp.doc(**docs.operation("healthz"))
     def get(self) -> Any:
         """Liveness: answers at once while the process serves requests. It touches neither Redis nor the workers."""
         return {"status": "ok", "games": contract.names()}
@@ -30,6 +31,7 @@ class Liveness(MethodView):
 class Readiness(MethodView):
     @blp.response(200, schemas.Health)
     @blp.alt_response(503, schema=schemas.Health, description="Redis does not answer.")
+    @blp.doc(**docs.operation("readyz"))
     def get(self) -> Any:
         """Readiness: Redis answers a ping (else 503), and whether a Celery worker answers one (`ok` or `none`).
 

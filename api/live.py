@@ -12,7 +12,7 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import schemas
+from api import docs, schemas
 from api.games import BEARER, bearer_token, service
 from api.limits import STREAM_TOO_MANY, stream_response
 from domain.contract import Viewer
@@ -23,6 +23,13 @@ from events.turns import PULL_OWNER_TTL_S, turn_request
 blp = Blueprint("live", __name__, url_prefix="/v1", description="Live streams for clients and bots.")
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "schema": {"type": "integer", "minimum": 0},
+    "required": False,
+    "description": "Resume after this version, with no gap and no duplicate.",
+}
 
 
 def game_events(svc: GameService, game_id: str, viewer: Viewer, after: int, heartbeat_s: int) -> Iterator[str]:
@@ -93,20 +100,11 @@ def last_event_id() -> int | None:
     return int(raw)
 
 
-@blp.route("/games/<game_id>/stream")
+@blp.route("/games/<game_id>/stream", parameters=[LAST_EVENT_ID])
 class GameStream(MethodView):
-    @blp.arguments(schemas.StreamQuery, location="query")
+    @blp.arguments(schemas.StreamQuery, location="query", error_status_code=400)
+    @blp.doc(**docs.operation("streamGame", 400, 401, 404, 409, 429, security=docs.OPTIONAL_BEARER))
     @blp.doc(
-        security=BEARER,
-        parameters=[
-            {
-                "in": "header",
-                "name": "Last-Event-ID",
-                "schema": {"type": "integer"},
-                "required": False,
-                "description": "Resume after this version, with no gap and no duplicate.",
-            }
-        ],
         responses={
             "200": {
                 "description": "Server-Sent Events: `id:` is the event's version, `event:` its type, "
@@ -114,7 +112,7 @@ class GameStream(MethodView):
                 "`heartbeat` seconds; an `end` event once the game is over and scored.",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
-            "429": STREAM_TOO_MANY,
+            "429": {"description": docs.ERROR_STATUSES[429] + " " + STREAM_TOO_MANY["description"]},
         },
     )
     def get(self, query: dict[str, Any], game_id: str) -> Response:
@@ -128,9 +126,9 @@ class GameStream(MethodView):
 
 @blp.route("/bots/stream")
 class BotStream(MethodView):
-    @blp.arguments(schemas.BotStreamQuery, location="query")
+    @blp.arguments(schemas.BotStreamQuery, location="query", error_status_code=400)
+    @blp.doc(**docs.operation("streamBotTurns", 400, 401, 404, 429, security=BEARER))
     @blp.doc(
-        security=BEARER,
         responses={
             "200": {
                 "description": "NDJSON: the seat's turn requests, the same bodies and ids as its "
@@ -138,7 +136,7 @@ class BotStream(MethodView):
                 "the stream ended. A new stream with the same token closes this one.",
                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
             },
-            "429": STREAM_TOO_MANY,
+            "429": {"description": docs.ERROR_STATUSES[429] + " " + STREAM_TOO_MANY["description"]},
         },
     )
     def get(self, query: dict[str, Any]) -> Response:

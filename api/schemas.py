@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+
+from api.game_schemas import LEGAL_MOVE, MOVE, STATE
 
 NAME = validate.Length(min=1, max=64)
 MAX_OFFSET = 1_000_000_000
@@ -13,12 +16,56 @@ MAX_MOVE_CHARS = 4096
 """The longest move, as compact JSON: a whole Homeworlds turn or a Planet Unknown action is far shorter."""
 
 
+class ErrorDetail(Schema):
+    """The body of every error: a stable ``code``, a sentence, and details that depend on the code."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    code = fields.String(
+        required=True,
+        metadata={
+            "description": "A stable, machine-readable code, e.g. `unknown_game`, `not_your_turn`, `illegal_move`, "
+            "`stale_version`, `invalid_body`, `malformed_json`, `too_many_requests`."
+        },
+    )
+    message = fields.String(required=True, metadata={"description": "A sentence for people; it may change."})
+    field = fields.String(metadata={"description": "The request field at fault, e.g. `seats[0].name` or `cursor`."})
+    fields_ = fields.Raw(
+        data_key="fields",
+        metadata={"description": "`invalid_body`: the problems by field, as the body's validation found them."},
+    )
+    current_version = fields.Integer(metadata={"description": "`stale_version`: the game's version now."})
+    limit = fields.Integer(metadata={"description": "`too_many_streams`: the cap that was reached."})
+    scope = fields.String(
+        validate=validate.OneOf(["address", "game", "server"]),
+        metadata={"description": "`too_many_streams`: what the cap counts."},
+    )
+    max_depth = fields.Integer(metadata={"description": "`malformed_json`: how deeply a body may nest."})
+    below = fields.Integer(allow_none=True, metadata={"description": "A fork's `at`: the nearest boundary below."})
+    above = fields.Integer(allow_none=True, metadata={"description": "A fork's `at`: the nearest boundary above."})
+    stream_version = fields.Integer(metadata={"description": "`game_damaged`: the version of the stream."})
+    meta_version = fields.Integer(metadata={"description": "`game_damaged`: the version of the metadata."})
+
+
+class Error(Schema):
+    """The one error shape: ``{"error": {"code": ..., "message": ..., <details>}}``."""
+
+    error = fields.Nested(ErrorDetail, required=True)
+
+
 class SeatRequest(Schema):
     name = fields.String(required=True, validate=NAME, metadata={"description": "The seat's display name."})
     bot = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": 'Makes the seat a bot, e.g. `{"builtin": "random"}`. Omit for a human seat.'},
+        metadata={
+            "description": "Makes the seat a bot; omit it (or null) for a human seat. One of "
+            '`{"builtin": "random" | "greedy" | "search", "think_ms": 1..}` (a built-in bot, run by the server), '
+            '`{"webhook": "https://..."}` (turn requests are POSTed there) or `{"stream": true}` '
+            "(the bot pulls its turns from GET /v1/bots/stream).",
+            "example": {"builtin": "random", "think_ms": 50},
+        },
     )
 
 
@@ -74,7 +121,7 @@ class GameSummary(Schema):
 
 
 class Game(GameSummary):
-    state = fields.Raw(required=True, metadata={"description": "The game's state as the requester may see it."})
+    state = fields.Raw(required=True, metadata=STATE)
     seed_sha256 = fields.String(required=True, metadata={"description": "The commitment to the game's seed."})
 
 
@@ -97,6 +144,18 @@ class ListQuery(Schema):
     cursor = fields.String(load_default=None)
 
 
+class WholeNumber(fields.Integer):
+    """An integer, strictly (never text or a boolean); JSON's ``5.0`` is the integer 5, as JSON Schema reads it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
 def _move_size(move: object) -> None:
     if len(json.dumps(move, ensure_ascii=False, separators=(",", ":"))) > MAX_MOVE_CHARS:
         raise ValidationError(f"A move is at most {MAX_MOVE_CHARS} characters as JSON.")
@@ -107,23 +166,15 @@ class MoveRequest(Schema):
         required=True,
         allow_none=False,
         validate=_move_size,
-        metadata={
-            "description": (
-                "The move: a string in the game's notation, or its JSON form. Homeworlds takes one whole turn "
-                'in SDG notation ("sacrifice y3 Alpha; move g1 Alpha Beta") or the same turn as a list of '
-                'actions ([{"action": "sacrifice", "ship": "y3", "system": "Alpha"}, ...]), or '
-                '{"resign": true} / {"draw": "offer" | "accept" | "decline"}. Planet Unknown takes one '
-                'action as an object ({"action": "place", "tile": 57, "anchor": [4, 0], "rotation": 90, '
-                '"flip": false}) or its text form ("place 57 e4 90").'
-            ),
-            "oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}, {"type": "object"}],
-            "example": "sacrifice y3 Alpha; move g1 Alpha Beta",
+        metadata=MOVE
+        | {
+            "description": "The move: a string in the game's notation, or its JSON form (see HomeworldsMove and "
+            "PlanetUnknownMove). The legal-moves endpoint lists the legal ones in a form this takes."
         },
     )
-    expected_version = fields.Integer(
+    expected_version = WholeNumber(
         load_default=None,
         allow_none=True,
-        strict=True,
         metadata={
             "description": "The version the move was decided at; a mismatch is a 409. "
             "Omit it to let the server retry on concurrent moves."
@@ -133,7 +184,13 @@ class MoveRequest(Schema):
 
 class Event(Schema):
     version = fields.Integer(required=True)
-    type = fields.String(required=True)
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "The event's type, past tense: the service's own events (GameCreated, MoveMade, "
+            "TurnTimedOut, SeedRevealed, GameScored) and each game's; the enum lists every type this server knows."
+        },
+    )
     seat = fields.Integer(allow_none=True)
     recorded_at = fields.Integer(required=True)
     payload = fields.Dict(required=True)
@@ -168,7 +225,7 @@ class StateQuery(Schema):
 
 class StateAt(Schema):
     version = fields.Integer(required=True)
-    state = fields.Raw(required=True)
+    state = fields.Raw(required=True, metadata=STATE)
 
 
 class LegalMovesQuery(Schema):
@@ -178,7 +235,7 @@ class LegalMovesQuery(Schema):
 class LegalMoves(Schema):
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    moves = fields.List(fields.Raw(), required=True)
+    moves = fields.List(fields.Raw(metadata=LEGAL_MOVE), required=True)
     truncated = fields.Boolean(required=True, metadata={"description": "True when more moves exist than `limit`."})
 
 
@@ -222,17 +279,15 @@ class VerifyResult(Schema):
 
 
 class ForkRequest(Schema):
-    at = fields.Integer(
+    at = WholeNumber(
         load_default=None,
-        strict=True,
         metadata={
             "description": "How many of the game's events to keep: a turn boundary (the end of the deal, or the end "
             "of a whole move or timeout while the game runs). Give exactly one of `at` and `at_turn`."
         },
     )
-    at_turn = fields.Integer(
+    at_turn = WholeNumber(
         load_default=None,
-        strict=True,
         validate=validate.Range(min=0, max=MAX_OFFSET),
         metadata={"description": "How many turns after the deal to fork at: 0 is right after the deal."},
     )
@@ -266,3 +321,49 @@ class Health(Schema):
 class Liveness(Schema):
     status = fields.String(required=True, metadata={"description": "`ok` whenever the process answers."})
     games = fields.List(fields.String(), required=True)
+
+
+class TurnRequest(Schema):
+    """What a bot seat is sent when it must act: by webhook, or as a line of its pull stream."""
+
+    type = fields.String(required=True, validate=validate.Equal("turn"))
+    id = fields.String(
+        required=True, metadata={"description": "The turn's id (also the `webhook-id`), the same on every retry."}
+    )
+    game_id = fields.String(required=True)
+    game = fields.String(required=True, metadata={"description": "The game's name, e.g. `homeworlds`."})
+    seat = fields.Integer(required=True)
+    version = fields.Integer(
+        required=True, metadata={"description": "The game's version; send it back as `expected_version`."}
+    )
+    deadline = fields.Integer(required=True, metadata={"description": "When the turn ends, in ms since the epoch."})
+    view = fields.Raw(
+        required=True, metadata=STATE | {"description": "The seat's own view of the state, as GET /state gives it."}
+    )
+    legal_moves = fields.List(
+        fields.Raw(metadata=LEGAL_MOVE),
+        required=True,
+        allow_none=True,
+        metadata={"description": "The legal moves, or null when there are too many to send (see `legal_moves_url`)."},
+    )
+    legal_moves_truncated = fields.Boolean(
+        metadata={"description": "True when `legal_moves` is null for their number."}
+    )
+    token = fields.String(
+        required=True, allow_none=True, metadata={"description": "The seat's token, for the API (Bearer)."}
+    )
+    api_url = fields.String(metadata={"format": "uri", "description": "The API's absolute base URL."})
+    moves_url = fields.String(
+        allow_none=True, metadata={"format": "uri", "description": "Where to POST the move (absolute)."}
+    )
+    legal_moves_url = fields.String(
+        metadata={"format": "uri", "description": "Where to GET the legal moves with the token (absolute)."}
+    )
+    reply = fields.String(metadata={"description": "How to answer, in one sentence."})
+
+
+class TurnReply(Schema):
+    """A webhook bot's answer with status 200: its move, as the moves endpoint takes it."""
+
+    move = fields.Raw(required=True, metadata=MOVE)
+    expected_version = fields.Integer(allow_none=True)

@@ -115,10 +115,16 @@ class Record:
     outcome: Outcome | None
     seed: str | None = None
     scored: GameScored | None = None
+    seat_versions: tuple[int, ...] = ()
+    """Per seat, the version of the last event that seat's moves depend on (see :func:`relevant_to`)."""
 
     @property
     def over(self) -> bool:
         return self.outcome is not None
+
+    def seat_version(self, seat: int) -> int:
+        """The oldest version a move of ``seat`` may name as ``expected_version`` (see :func:`relevant_to`)."""
+        return self.seat_versions[seat] if seat < len(self.seat_versions) else self.version
 
     @property
     def status(self) -> str:
@@ -151,8 +157,10 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
             updated_ms=envelope.recorded_at,
             state=state,
             outcome=game.outcome(state),
+            seat_versions=(envelope.version,) * len(created.seats),
         )
     changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
+    before = record.game.to_act(record.state)
     if envelope.type in SERVICE_EVENTS:
         event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
         if isinstance(event, SeedRevealed):
@@ -163,7 +171,26 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
         game = record.game
         state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
         changes |= {"state": state, "outcome": game.outcome(state)}
+    after = record.game.to_act(changes.get("state", record.state))
+    over = changes.get("outcome", record.outcome) is not None
+    changes["seat_versions"] = tuple(
+        envelope.version if relevant_to(seat, envelope.seat, before, after, over) else version
+        for seat, version in enumerate(record.seat_versions)
+    )
     return dataclasses.replace(record, **changes)
+
+
+def relevant_to(seat: int, actor: int | None, before: frozenset[int], after: frozenset[int], over: bool) -> bool:
+    """Whether an event appended by ``actor``'s command (None: the server's) may change what ``seat``'s
+    next move depends on, given the seats to act ``before`` and ``after`` it and whether the game is ``over``.
+
+    Only another seat's event made while both seats were to act, after which ``seat`` still is, is not:
+    seats that act at the same time (Planet Unknown's draft) play on their own boards. In a game where
+    one seat acts at a time (Homeworlds) every event is relevant to every seat.
+    """
+    if actor is None or actor == seat or over:
+        return True
+    return not (seat in before and actor in before and seat in after)
 
 
 # --- Commands, as pure functions of a record -------------------------------------

@@ -1,8 +1,10 @@
 """Seats that are bots, table options that every game has, and the timers they need.
 
-A seat is a human (with a token), a built-in bot run by a worker, or a webhook
-bot that the worker POSTs turn requests to. Table options (the turn deadline
-and what happens when it passes) are the service's, not the rules'.
+A seat is a human (with a token), a built-in bot run by a worker, a webhook
+bot that the worker POSTs turn requests to, or a pull-only bot that reads its
+turn requests from ``GET /v1/bots/stream`` with the token its creator was
+given. Table options (the turn deadline and what happens when it passes) are
+the service's, not the rules'.
 """
 
 from __future__ import annotations
@@ -59,10 +61,14 @@ class BotSeat:
     builtin: str | None = None
     think_ms: int = DEFAULT_THINK_MS
     webhook: str | None = None
+    stream: bool = False
+    """A pull-only bot: its turn requests go only to its pull stream, and its token to the game's creator."""
 
     def public(self) -> dict[str, Any]:
         if self.webhook is not None:
             return {"webhook": self.webhook}
+        if self.stream:
+            return {"stream": True}
         return {"builtin": self.builtin, "think_ms": self.think_ms}
 
     @staticmethod
@@ -78,6 +84,8 @@ class BotSeat:
             return None
         if "webhook" in raw:
             return cls(webhook=raw["webhook"])
+        if raw.get("stream"):
+            return cls(stream=True)
         return cls(builtin=raw["builtin"], think_ms=raw.get("think_ms", DEFAULT_THINK_MS))
 
 
@@ -88,11 +96,21 @@ def parse_bot(
     if raw is None:
         return None
     where = f"seat {index}"
-    unknown = sorted(set(raw) - {"builtin", "think_ms", "webhook"})
+    unknown = sorted(set(raw) - {"builtin", "think_ms", "webhook", "stream"})
     if unknown:
-        raise InvalidSeat(f"{where}: unknown bot setting {unknown[0]!r}; use 'builtin' (with 'think_ms') or 'webhook'")
-    if ("builtin" in raw) == ("webhook" in raw):
-        raise InvalidSeat(f"{where}: a bot is either {{'builtin': name}} or {{'webhook': url}}")
+        raise InvalidSeat(
+            f"{where}: unknown bot setting {unknown[0]!r}; use 'builtin' (with 'think_ms'), 'webhook' or 'stream'"
+        )
+    if sum(kind in raw for kind in ("builtin", "webhook", "stream")) != 1:
+        raise InvalidSeat(
+            f"{where}: a bot is exactly one of {{'builtin': name}}, {{'webhook': url}} or {{'stream': true}}"
+        )
+    if "stream" in raw:
+        if raw["stream"] is not True:
+            raise InvalidSeat(f"{where}: a pull-only bot is {{'stream': true}}")
+        if "think_ms" in raw:
+            raise InvalidSeat(f"{where}: think_ms applies to built-in bots only")
+        return BotSeat(stream=True)
     if "webhook" in raw:
         url = raw["webhook"]
         parsed = urlparse(url) if isinstance(url, str) else None

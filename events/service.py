@@ -234,6 +234,8 @@ class GameService:
             raise InvalidRequest(
                 f"{game_name} is played by {counts.start} to {counts.stop - 1} seats, not {len(seats)}", field="seats"
             )
+        if any(o.name == "seat_names" for o in game.options) and "seat_names" not in options:
+            options = {**options, "seat_names": [s.name for s in seats]}
         parsed = seats_module.split_options(game, options)
         try:
             bots = [seats_module.parse_bot(game, i, s.bot, self.webhook_policy) for i, s in enumerate(seats)]
@@ -317,25 +319,38 @@ class GameService:
             prior = self._prior_result(record, key, fingerprint)
             if prior is not None:
                 return prior
-        if expected_version is not None and expected_version != record.version:
-            raise StaleVersion(
-                f"the game is at version {record.version}, not {expected_version}; read it again and retry",
-                current_version=record.version,
-            )
+        if expected_version is not None:
+            self._check_expected(record, seat, expected_version)
         if record.over:
             raise contract.GameOverError("the game is over; no more moves are taken")
         events = move_command(record, seat, move)
         try:
             return self._append(record, events, seat, key, fingerprint)
-        except VersionConflict as conflict:
-            if expected_version is not None:
-                raise StaleVersion(
-                    f"the game moved on to version {conflict.current} while this move was decided",
-                    current_version=conflict.current,
-                ) from None
+        except (VersionConflict, IdempotencyConflict):
             raise _Contended from None
-        except IdempotencyConflict:
-            raise _Contended from None
+
+    @staticmethod
+    def _check_expected(record: Record, seat: int, expected_version: int) -> None:
+        """Raise :class:`StaleVersion` unless ``expected_version`` is still good for ``seat``'s move.
+
+        It is good from the seat's ``seat_version`` (the last event its moves depend on, see
+        :func:`events.record.relevant_to`) up to the game's version: another seat's move made at the
+        same time as this seat's (Planet Unknown's draft) does not make it stale; the seat's own
+        moves, the server's events and every move of a game where one seat acts at a time do.
+        """
+        seat_version = record.seat_version(seat)
+        if seat_version <= expected_version <= record.version:
+            return
+        if expected_version > record.version or seat_version == record.version:
+            reason = f"the game is at version {record.version}, not {expected_version}"
+        else:
+            reason = (
+                f"the game changed for seat {seat} at version {seat_version}, after {expected_version} "
+                f"(it is at version {record.version})"
+            )
+        raise StaleVersion(
+            f"{reason}; read it again and retry", current_version=record.version, seat_version=seat_version
+        )
 
     def score(self, game_id: str) -> Record:
         """Append ``GameScored`` once for a finished game; a repeat changes nothing.
@@ -370,12 +385,16 @@ class GameService:
         """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
         bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
         webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
-        tokens = {i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or i in webhook_urls}
+        pull_only = {i for i, b in enumerate(bots) if b is not None and b.stream}
+        tokens = {
+            i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or i in webhook_urls or i in pull_only
+        }
         creator_token = secrets.token_urlsafe(24)
         roles = {token_hash(t): f"seat:{i}" for i, t in tokens.items()} | {token_hash(creator_token): "creator"}
         hidden = {f"token:{i}": tokens.pop(i) for i in webhook_urls}
-        if hidden:
-            bot_tokens = {token_hash(t): f"{record.game_id}:{k.split(':')[1]}" for k, t in hidden.items()}
+        bot_seat_tokens = hidden | {f"token:{i}": tokens[i] for i in sorted(pull_only)}
+        if bot_seat_tokens:
+            bot_tokens = {token_hash(t): f"{record.game_id}:{k.split(':')[1]}" for k, t in bot_seat_tokens.items()}
             self.store.redis.hset(self.store.keys.bot_tokens(), mapping=bot_tokens)
         webhook_secrets = self._register_endpoints(webhook_urls)
         now = _now_ms()
@@ -389,7 +408,7 @@ class GameService:
             tokens=roles,
             created_ms=now,
             timers=self.timers(record, now),
-            secrets=hidden,
+            secrets=bot_seat_tokens,
             forked_from=forked_from,
             listed=listing.fields_of(record),
             listed_by_version=listing.held_entries(None, envelopes),

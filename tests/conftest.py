@@ -170,22 +170,24 @@ class Worker:
 
 
 @pytest.fixture(scope="session")
-def worker(app: Any) -> Iterator[Worker]:
-    """A Celery worker and beat for the whole run."""
-    running = Worker(TMP).start()
+def worker(app: Any, live_server: str) -> Iterator[Worker]:
+    """A Celery worker and beat for the whole run; its turn requests point bots at ``live_server``."""
+    running = Worker(TMP, os.environ | {"ORRERY_PUBLIC_URL": live_server}).start()
     yield running
     running.stop()
 
 
 @pytest.fixture(scope="session")
 def live_server(app: Any) -> Iterator[str]:
-    """The API served over real HTTP on a free port, in a thread."""
+    """The API served over real HTTP on a free port, in a thread; the app's public URL from then on."""
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    url = f"http://127.0.0.1:{server.server_port}"
+    app.extensions["orrery.service"].public_url = url
+    yield url
     server.shutdown()
 
 

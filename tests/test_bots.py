@@ -24,10 +24,12 @@ from events.embedded import free_port
 from events.keys import Keyspace
 from events.service import GameService, SeatSpec
 from events.store import EventStore
-from tests.conftest import NAMESPACE, ROOT, Worker, wait_for
+from events.turns import LEGAL_MOVES_LIMIT, turn_request
+from tests.conftest import NAMESPACE, ROOT, TMP, Worker, wait_for
 from tests.support.seeds import strong_seed
 
 RANDOM = {"builtin": "random", "think_ms": 1}
+GREEDY = {"builtin": "greedy", "think_ms": 50}
 
 
 def types_of(service: GameService, game_id: str) -> list[str]:
@@ -55,6 +57,11 @@ class TestBuiltinBots:
             {"webhook": "ftp://example.org/"},
             {"webhook": "http://x/", "think_ms": 5},
             {"brain": "big"},
+            {"stream": False},
+            {"stream": "yes"},
+            {"stream": True, "webhook": "http://x/"},
+            {"stream": True, "builtin": "random"},
+            {"stream": True, "think_ms": 5},
         ],
     )
     def test_invalid_bot_seats_are_refused(self, client: Any, bot: dict[str, Any]) -> None:
@@ -86,7 +93,7 @@ def start_example_bot(port: int, secret: str, *extra: str) -> subprocess.Popen[b
     bot = subprocess.Popen(
         [sys.executable, str(ROOT / "examples" / "webhook_bot.py"), "--port", str(port), "--secret", secret, *extra],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=(TMP / f"webhook-bot-{port}.log").open("wb"),
     )
     wait_for(lambda: _listening(port), timeout=20)
     return bot
@@ -100,10 +107,12 @@ def _listening(port: int) -> bool:
     return True
 
 
-def create_webhook_game(live_server: str, url: str, **options: Any) -> dict[str, Any]:
+def create_webhook_game(
+    live_server: str, url: str, game: str = "tictactoe", opponent: dict[str, Any] = RANDOM, **options: Any
+) -> dict[str, Any]:
     body = {
-        "game": "tictactoe",
-        "seats": [{"name": "Hook", "bot": {"webhook": url}}, {"name": "R", "bot": RANDOM}],
+        "game": game,
+        "seats": [{"name": "Hook", "bot": {"webhook": url}}, {"name": "Opponent", "bot": opponent}],
         "options": options,
     }
     response = requests.post(f"{live_server}/v1/games", json=body, timeout=10)
@@ -158,13 +167,83 @@ class TestWebhookBots:
     ) -> None:
         url = f"http://127.0.0.1:{bot_port}/turn"
         game = create_webhook_game(live_server, url)
-        bot = start_example_bot(bot_port, game["seats"][0]["webhook_secret"], "--reply-later", "--api", live_server)
+        bot = start_example_bot(bot_port, game["seats"][0]["webhook_secret"], "--reply-later")
         try:
             wait_for(lambda: finished(service, game["id"]), timeout=90)
             assert any(d["status"] == 202 and d["outcome"] == "accepted" for d in deliveries(live_server, game))
         finally:
             bot.terminate()
             bot.wait(10)
+
+
+class TestTurnRequests:
+    def test_urls_are_absolute_and_a_long_list_of_moves_is_marked_truncated(self, service: GameService) -> None:
+        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        hooked = GameService(store, public_url="https://orrery.example/")
+        seats = [SeatSpec("Pull", {"stream": True}), SeatSpec("G", GREEDY)]
+        record = hooked.create("homeworlds", seats, {}).record
+        turn = turn_request(hooked, record, 0)
+        base = f"https://orrery.example/v1/games/{record.game_id}"
+        assert turn["api_url"] == "https://orrery.example"
+        assert turn["moves_url"] == f"{base}/moves"
+        assert turn["legal_moves_url"].startswith(f"{base}/legal-moves?limit=")
+        assert turn["legal_moves"] is None and turn["legal_moves_truncated"] is True
+        assert len(list(record.game.legal_moves(record.state, 0))) > LEGAL_MOVES_LIMIT
+        assert turn["token"] == store.secret(record.game_id, "token:0")
+        unset = turn_request(GameService(store), record, 0)
+        assert unset["moves_url"].startswith("http://") and unset["legal_moves_url"].startswith("http://")
+
+    @pytest.mark.parametrize(
+        ("env", "host", "expected"),
+        [
+            ({}, "127.0.0.1", "http://127.0.0.1:8123"),
+            ({}, "0.0.0.0", "http://127.0.0.1:8123"),
+            ({}, "::1", "http://[::1]:8123"),
+            ({}, "::", "http://[::1]:8123"),
+            ({}, "bots.example", "http://bots.example:8123"),
+            ({"ORRERY_PUBLIC_URL": "https://orrery.example"}, "::", "https://orrery.example"),
+        ],
+    )
+    def test_orrery_up_gives_its_children_a_public_url(self, env: dict[str, str], host: str, expected: str) -> None:
+        from app import with_public_url_default
+
+        assert with_public_url_default(env, host, 8123)["ORRERY_PUBLIC_URL"] == expected
+
+    def test_a_short_list_of_moves_is_carried_whole(self, service: GameService) -> None:
+        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        hooked = GameService(store, public_url="http://127.0.0.1:9999")
+        seats = [SeatSpec("Pull", {"stream": True}), SeatSpec("R", RANDOM)]
+        record = hooked.create("tictactoe", seats, {}).record
+        seat = next(iter(record.game.to_act(record.state)))
+        turn = turn_request(hooked, record, seat)
+        assert turn["legal_moves_truncated"] is False
+        assert turn["legal_moves"] == list(record.game.legal_moves(record.state, seat))
+
+
+class TestExampleBotPlaysTheRealGames:
+    """``examples/webhook_bot.py`` against a greedy built-in bot, to the end, answering 200 or 202."""
+
+    @pytest.mark.parametrize("mode", ["200", "202"])
+    @pytest.mark.parametrize("game_name", ["homeworlds", "planet-unknown"])
+    def test_the_example_bot_finishes_a_game(
+        self, live_server: str, worker: Worker, service: GameService, bot_port: int, game_name: str, mode: str
+    ) -> None:
+        url = f"http://127.0.0.1:{bot_port}/turn"
+        game = create_webhook_game(live_server, url, game=game_name, opponent=GREEDY)
+        later = ["--reply-later"] if mode == "202" else []
+        bot = start_example_bot(bot_port, game["seats"][0]["webhook_secret"], "--seed", "13", *later)
+        try:
+            record = wait_for(lambda: finished(service, game["id"]), timeout=240, interval=0.2)
+        finally:
+            bot.terminate()
+            bot.wait(10)
+        assert record.outcome is not None
+        assert any(e.seat == 0 for e in service.events(game["id"]) if e.type not in ("GameCreated",))
+        answered = {"200": "moved", "202": "accepted"}[mode]
+        log = deliveries(live_server, game)
+        assert [d for d in log if d["outcome"] == answered]
+        assert not [d for d in log if d["outcome"] in ("gave_up", "refused", "disabled")], log
+        assert not [d for d in log if "rejected" in (d["error"] or "")], log
 
 
 class Scripted:

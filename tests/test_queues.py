@@ -60,6 +60,7 @@ class TestRouting:
         celery = make_celery(settings, current=False)
         expected = {
             "workers.tasks.deliver_turn": names.webhooks,
+            "workers.tasks.publish_turn": names.webhooks,
             "workers.tasks.play_bot_turn": names.bots,
             "workers.tasks.score_game": names.main,
             "workers.tasks.sweep_timers": names.main,

@@ -4,6 +4,9 @@ duplicate; a bot seat's turn requests by pull; spectators held behind."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +14,7 @@ from typing import Any
 import requests
 
 from events.service import GameService, token_hash
-from tests.conftest import Worker, wait_for
+from tests.conftest import ROOT, Worker, wait_for
 
 
 def create(live_server: str, **body: Any) -> dict[str, Any]:
@@ -198,6 +201,75 @@ class TestBotStream:
         assert closed["type"] in ("closed", "game_over")
         first.close()
         second.close()
+
+    def test_a_pull_only_seat_plays_a_whole_game_with_the_token_its_creator_was_given(
+        self, live_server: str, worker: Worker, service: GameService
+    ) -> None:
+        game = create(
+            live_server,
+            seats=[
+                {"name": "Pull", "bot": {"stream": True}},
+                {"name": "R", "bot": {"builtin": "random", "think_ms": 1}},
+            ],
+        )
+        token = game["seats"][0]["token"]
+        assert token and game["seats"][0]["bot"] == {"stream": True} and game["seats"][0]["webhook_secret"] is None
+        public = requests.get(f"{live_server}/v1/games/{game['id']}", timeout=10).json()
+        assert public["seats"][0]["bot"] == {"stream": True}
+        headers = {"Authorization": f"Bearer {token}"}
+        stream = requests.get(f"{live_server}/v1/bots/stream?heartbeat=1", headers=headers, stream=True, timeout=30)
+        assert stream.status_code == 200
+        turns = []
+        for message in lines(stream):
+            if message["type"] == "game_over":
+                break
+            if message["type"] != "turn":
+                assert message["type"] == "heartbeat"
+                continue
+            turns.append(message)
+            assert message["token"] == token and message["seat"] == 0 and not message["legal_moves_truncated"]
+            assert message["moves_url"] == f"{live_server}/v1/games/{game['id']}/moves"
+            response = requests.post(
+                message["moves_url"],
+                headers=headers,
+                timeout=10,
+                json={"move": message["legal_moves"][0], "expected_version": message["version"]},
+            )
+            assert response.status_code == 201, response.text
+        stream.close()
+        record = wait_for(lambda: (r := service.head(game["id"])).scored is not None and r, timeout=30)
+        assert record.outcome is not None and len(turns) >= 2
+        assert len({t["id"] for t in turns}) == len(turns)
+        assert [e.seat for e in service.events(game["id"]) if e.type == "MarkPlaced"].count(0) == len(turns)
+        log = requests.get(
+            f"{live_server}/v1/games/{game['id']}/deliveries",
+            headers={"Authorization": f"Bearer {game['creator_token']}"},
+            timeout=10,
+        ).json()["deliveries"]
+        assert log == []
+
+    def test_the_example_bot_pulls_a_homeworlds_game_to_its_end(
+        self, live_server: str, worker: Worker, service: GameService
+    ) -> None:
+        game = create(
+            live_server,
+            game="homeworlds",
+            seats=[
+                {"name": "Pull", "bot": {"stream": True}},
+                {"name": "G", "bot": {"builtin": "greedy", "think_ms": 50}},
+            ],
+        )
+        bot = subprocess.run(
+            [sys.executable, str(ROOT / "examples" / "webhook_bot.py"), "--pull", live_server],
+            env=os.environ | {"ORRERY_SEAT_TOKEN": game["seats"][0]["token"]},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert bot.returncode == 0, bot.stderr
+        record = wait_for(lambda: (r := service.head(game["id"])).scored is not None and r, timeout=30)
+        assert record.outcome is not None
+        assert any(e.seat == 0 for e in service.events(game["id"]) if e.type != "GameCreated")
 
     def test_only_bot_tokens_open_a_bot_stream(self, live_server: str) -> None:
         game = create(live_server)

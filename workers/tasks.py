@@ -5,7 +5,8 @@
 * ``play_bot_turn`` lets a built-in bot move, through the same service
   function as the API, with a deterministic idempotency key.
 * ``deliver_turn`` POSTs a signed turn request to a webhook bot (see
-  :mod:`workers.webhooks`).
+  :mod:`workers.webhooks`); ``publish_turn`` puts a pull-only bot's turn
+  request on its pull stream, with no HTTP request.
 * ``sweep_timers`` runs every second from beat: turn deadlines, and a
   watchdog that dispatches again a bot turn whose worker died.
 
@@ -17,6 +18,7 @@ never wait behind each other, so a slow webhook bot slows no other game.
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import socket
@@ -83,6 +85,8 @@ def dispatch(record: Record) -> None:
     for seat, bot in bot_seats_to_act(record):
         if bot.webhook is not None:
             deliver_turn.delay(record.game_id, seat, record.version)
+        elif bot.stream:
+            publish_turn.delay(record.game_id, seat, record.version)
         else:
             play_bot_turn.delay(record.game_id, seat, record.version)
 
@@ -147,6 +151,18 @@ def deliver_turn(self: Any, game_id: str, seat: int, version: int, attempt: int 
     if outcome.retry_in is not None:
         deliver_turn.apply_async(args=[game_id, seat, version, attempt + 1], countdown=outcome.retry_in)
     return outcome.status
+
+
+@shared_task(name="workers.tasks.publish_turn")
+def publish_turn(game_id: str, seat: int, version: int) -> str:
+    """Put a pull-only bot's turn request on its pull stream; a repeat is dropped by the stream's reader."""
+    from events.turns import publish, turn_request
+
+    record = service().head(game_id)
+    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+        return "stale"
+    streamed = publish(service(), game_id, seat, json.dumps(turn_request(service(), record, seat)))
+    return "streamed" if streamed else "published"
 
 
 @shared_task(name="workers.tasks.sweep_timers")

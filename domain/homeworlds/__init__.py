@@ -14,7 +14,7 @@ A pure, standard-library-only rules engine::
 """
 
 from .errors import HomeworldsRuleError, NotationError
-from .game import GAME, Homeworlds, HomeworldsState
+from .game import GAME, Homeworlds, Homeworlds1, HomeworldsState
 from .movegen import count_turns, legal_turns, successors, turn_to, winning_turn
 from .notation import (
     Action,
@@ -32,7 +32,7 @@ from .pieces import Colour, Piece
 from .position import Outcome, Position, System
 from .rules import OFFICIAL, SDG, Rules, end_turn, is_legal, play
 
-PREVIOUS_VERSIONS: tuple[Homeworlds, ...] = ()
+PREVIOUS_VERSIONS: tuple[Homeworlds, ...] = (Homeworlds1(),)
 """The games of earlier rules versions that stored games still use (see "Rules versions" in the README)."""
 
 __all__ = [

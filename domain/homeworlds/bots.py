@@ -14,7 +14,7 @@ import random as _random
 
 from domain.contract import JSON, SeatView
 
-from .game import HomeworldsState
+from .game import HomeworldsState, with_home_name
 from .movegen import successors
 from .notation import Turn
 from .position import Position
@@ -38,7 +38,7 @@ def random(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     """A random legal turn among the first few thousand, preferring turns that do not lose at once."""
     found = _candidates(view.state, seat)
     safe = [turn for turn, reached in found if seat not in reached.losers()]
-    return str(rng.choice(safe or [turn for turn, _ in found]))
+    return str(with_home_name(view.state, seat, rng.choice(safe or [turn for turn, _ in found])))
 
 
 def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 1000) -> JSON:
@@ -55,7 +55,7 @@ def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     """
     state = view.state
     _check(state, seat)
-    return str(greedy_turn(state.position, state.rules, rng, think_ms, state.turn))
+    return str(with_home_name(state, seat, greedy_turn(state.position, state.rules, rng, think_ms, state.turn)))
 
 
 def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
@@ -69,4 +69,4 @@ def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     """
     state = view.state
     _check(state, seat)
-    return str(search_turn(state.position, state.rules, rng, think_ms, state.turn))
+    return str(with_home_name(state, seat, search_turn(state.position, state.rules, rng, think_ms, state.turn)))

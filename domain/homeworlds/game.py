@@ -5,7 +5,12 @@ or as a JSON list of action objects
 (``[{"action": "sacrifice", "ship": "y3", "system": "Alpha"}, ...]``, see
 :func:`~domain.homeworlds.notation.action_to_json`), or one of the special moves
 ``{"resign": true}``, ``{"draw": "offer"}``, ``{"draw": "accept"}`` and
-``{"draw": "decline"}``. Seat 0 is player 1 and moves first.
+``{"draw": "decline"}``. Seat 0 moves first (SuperDuperGames' "player 1"); messages and
+results name seats from 0, like the API.
+
+A seat's homeworld is named after the seat (option ``seat_names``, which the service fills with
+the seats' display names) when that name is a valid system name that the other seat does not
+share; otherwise, or when the move names it, as before (``Player1`` / ``Player2``).
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from .notation import (
     Turn,
 )
 from .pieces import PIECES, Colour, Piece, count
-from .position import PLAYERS, Position, ships_of
+from .position import MAX_NAME_LENGTH, NAME_RE, PLAYERS, Position, ships_of
 from .rules import Rules, apply_action, default_home_name, end_turn, play
 
 # --- events ---------------------------------------------------------------------
@@ -189,6 +194,30 @@ class HomeworldsState:
     last_turn: str | None = None
     draw_offer: int | None = None
     outcome: Outcome | None = None
+    seat_names: tuple[str, ...] = ()
+
+
+def home_name(state: HomeworldsState, seat: int) -> str:
+    """The name ``seat``'s homeworld gets when its set-up move names none: the seat's name when it is a
+    valid system name, not the other seat's (ignoring case) and not on the table yet; else the default."""
+    if len(state.seat_names) == len(PLAYERS):
+        name, other = state.seat_names[seat], state.seat_names[1 - seat]
+        if (
+            NAME_RE.fullmatch(name)
+            and len(name) <= MAX_NAME_LENGTH
+            and name.casefold() != other.casefold()
+            and state.position.index(name) is None
+        ):
+            return name
+    return default_home_name(state.position, seat)
+
+
+def with_home_name(state: HomeworldsState, seat: int, turn: Turn) -> Turn:
+    """``turn`` with its homeworld, if it sets one up, named :func:`home_name`."""
+    if not any(isinstance(a, Homeworld) for a in turn.actions):
+        return turn
+    name = home_name(state, seat)
+    return Turn(tuple(dataclasses.replace(a, name=name) if isinstance(a, Homeworld) else a for a in turn.actions))
 
 
 def event_for(seat: int, action: Action) -> Event:
@@ -237,8 +266,8 @@ def action_of(event: Event) -> Action:
     raise TypeError(event)
 
 
-def _spelled(position: Position, turn: Turn) -> Turn:
-    """``turn`` with system names spelled as on the table and a default homeworld name filled in."""
+def _spelled(position: Position, turn: Turn, home: str) -> Turn:
+    """``turn`` with system names spelled as on the table and the homeworld name ``home`` filled in."""
     spelling = {n.casefold(): n for n in position.names}
 
     def fix(name: str) -> str:
@@ -247,7 +276,7 @@ def _spelled(position: Position, turn: Turn) -> Turn:
     actions: list[Action] = []
     for action in turn.actions:
         if isinstance(action, Homeworld):
-            name = action.name or default_home_name(position, position.to_move)
+            name = action.name or home
             action = dataclasses.replace(action, name=name)
         elif isinstance(action, Discover):
             action = dataclasses.replace(action, origin=fix(action.origin))
@@ -274,7 +303,7 @@ class Homeworlds:
     """Binary Homeworlds for two seats under the official rules."""
 
     name: str = "homeworlds"
-    rules_version: str = "homeworlds-1"
+    rules_version: str = "homeworlds-2"
     seat_counts: range = range(2, 3)
     options: Sequence[Option] = (
         Option("require_large_ship", bool, False, "each homeworld's first ship must be large"),
@@ -283,6 +312,18 @@ class Homeworlds:
             bool,
             False,
             "a player may pass instead of setting up their homeworld (as SuperDuperGames allowed)",
+        ),
+        Option(
+            "seat_names",
+            list,
+            [],
+            "the names of seats 0 and 1, which their homeworlds take when valid and distinct; the server fills "
+            "it with the seats' display names",
+            check=lambda v: (
+                None
+                if v == [] or (len(v) == len(PLAYERS) and all(isinstance(n, str) for n in v))
+                else "a list of the two seats' names"
+            ),
         ),
     )
     events: Mapping[str, type[Event]] = EVENTS
@@ -304,7 +345,7 @@ class Homeworlds:
             require_large_ship=values["require_large_ship"],
             allow_pass_before_setup=values["allow_pass_before_setup"],
         )
-        return HomeworldsState(Position.initial(), rules)
+        return HomeworldsState(Position.initial(), rules, seat_names=tuple(values["seat_names"]))
 
     def setup(self, state: HomeworldsState, seed: bytes) -> list[Event]:
         """Nothing is random in Homeworlds."""
@@ -320,14 +361,14 @@ class Homeworlds:
             return self._special(state, seat, move)
         on_move = state.position.to_move
         if seat != on_move:
-            raise contract.NotYourTurnError(f"it is player {on_move + 1}'s turn, not player {seat + 1}'s")
+            raise contract.NotYourTurnError(f"it is seat {on_move}'s turn, not seat {seat}'s")
         if isinstance(move, str):
             turn = Turn.parse(move)
         elif isinstance(move, list):
             turn = Turn.from_json(move)
         else:
             raise NotationError("a move is a turn in SDG notation, a list of action objects, or a special move")
-        turn = _spelled(state.position, turn)
+        turn = _spelled(state.position, turn, home_name(state, seat))
         play(state.position, turn, state.rules)
         events: list[Event] = [event_for(seat, a) for a in turn.actions]
         events.append(TurnEnded(seat, state.turn, str(turn)))
@@ -390,7 +431,7 @@ class Homeworlds:
         """Each legal whole turn of ``seat`` in canonical SDG notation, one per resulting position."""
         if state.outcome is not None or seat != state.position.to_move:
             return iter(())
-        return (str(turn) for turn in legal_turns(state.position, state.rules))
+        return (str(with_home_name(state, seat, turn)) for turn in legal_turns(state.position, state.rules))
 
     def to_act(self, state: HomeworldsState) -> frozenset[int]:
         """The seat on move, or nobody once the game is over."""
@@ -417,7 +458,7 @@ class Homeworlds:
                 half_points = 2 if seat in outcome.winners else 0
             per_seat[str(seat)] = {"half_points": half_points, "ships": len(ships), "pips": sum(p.size for p in ships)}
         return {
-            "result": _result_text(outcome),
+            "result": self.result_text(outcome),
             "reason": None if outcome is None else outcome.reason,
             "per_seat": per_seat,
         }
@@ -449,15 +490,32 @@ class Homeworlds:
             else {
                 "winners": list(state.outcome.winners),
                 "reason": state.outcome.reason,
-                "text": _result_text(state.outcome),
+                "text": self.result_text(state.outcome),
             },
         }
 
+    @staticmethod
+    def result_text(outcome: Outcome | None) -> str:
+        """``seat 1 won``, ``draw`` or ``unfinished``."""
+        if outcome is None:
+            return "unfinished"
+        return f"seat {outcome.winners[0]} won" if outcome.winners else "draw"
 
-def _result_text(outcome: Outcome | None) -> str:
-    if outcome is None:
-        return "unfinished"
-    return f"winner:{outcome.winners[0] + 1}" if outcome.winners else "draw"
+
+class Homeworlds1(Homeworlds):
+    """Rules ``homeworlds-1``: the same game, whose result text named SDG's players (``winner:2`` for seat 1).
+
+    Kept for the games stored under it: their ``GameScored`` is computed again when they are verified.
+    """
+
+    rules_version: str = "homeworlds-1"
+
+    @staticmethod
+    def result_text(outcome: Outcome | None) -> str:
+        """``winner:1``, ``winner:2``, ``draw`` or ``unfinished``."""
+        if outcome is None:
+            return "unfinished"
+        return f"winner:{outcome.winners[0] + 1}" if outcome.winners else "draw"
 
 
 GAME = Homeworlds()

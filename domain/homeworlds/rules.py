@@ -60,7 +60,8 @@ from .position import (
 )
 
 Board = tuple[tuple[int, ...], tuple[str, ...], int]
-PLAYER_NAMES = ("player 1", "player 2")
+PLAYER_NAMES = ("seat 0", "seat 1")
+"""How messages name the players: as the API numbers seats, from 0."""
 HOME_MASK = 3 << HOME_SHIFT
 COLOUR_MASK = tuple((63 << (6 * c)) * (1 | 1 << 24 | 1 << 48) for c in range(4))
 

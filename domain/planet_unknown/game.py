@@ -91,10 +91,15 @@ OPTIONS: tuple[Option, ...] = (
 
 
 class PlanetUnknown:
-    """The rules of Planet Unknown as Board Game Arena plays them: every planet, Universal Coalition."""
+    """The rules of Planet Unknown as Board Game Arena plays them: every planet, Universal Coalition.
+
+    A move names a square only by its name (``"e4"``), in its JSON form as in its text form.
+    """
 
     name = "planet-unknown"
-    rules_version = "planet-unknown-3"
+    rules_version = "planet-unknown-4"
+    legacy_moves = False
+    """Whether moves are read as rules ``planet-unknown-3`` read them (see :func:`.moves.parse_move`)."""
     seat_counts = range(1, 7)
     options: Sequence[Option] = OPTIONS
     events: Mapping[str, type[Event]] = EVENTS
@@ -132,7 +137,7 @@ class PlanetUnknown:
         """Check ``move`` (JSON object or text form) and return its events and the automatic ones after it."""
         if state.phase is Phase.OVER:
             raise GameOverError("the game is over")
-        out = rules.decide(state, seat, parse_move(move))
+        out = rules.decide(state, seat, parse_move(move, legacy=self.legacy_moves))
         for event in out:
             state = rules.evolve(state, event)
         _, more = rules.settle(state)
@@ -326,6 +331,16 @@ class PlanetUnknown:
         if everything:
             out["deck"] = list(state.event_deck)
         return out
+
+
+class PlanetUnknown3(PlanetUnknown):
+    """Rules ``planet-unknown-3``: the same game, whose moves also named squares ``[row, column]`` (from 0).
+
+    Kept for the games stored under it, whose recorded moves are decided again when they are verified.
+    """
+
+    rules_version = "planet-unknown-3"
+    legacy_moves = True
 
 
 def _private(cards: tuple[int, ...]) -> list[dict[str, Any]]:

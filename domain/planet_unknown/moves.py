@@ -1,10 +1,19 @@
 """Moves: a small JSON object each, with a canonical one-line text form.
 
+A square has one form in both: its name, the column letter ``a``-``l`` and the row number
+``1``-``12`` (``a1`` top left, ``l12`` bottom right), e.g. ``"e4"``. A row or column (``clear``)
+is named the same way: ``"5"`` or ``"e"``.
+
 >>> m = parse_move("place 57 e4 90 flip")
 >>> m.to_json()
-{'action': 'place', 'tile': 57, 'anchor': [3, 4], 'rotation': 90, 'flip': True}
+{'action': 'place', 'tile': 57, 'anchor': 'e4', 'rotation': 90, 'flip': True}
 >>> str(parse_move(m.to_json()))
 'place 57 e4 90 flip'
+>>> try:
+...     parse_move({"action": "deploy", "square": [3, 4]})
+... except InvalidMoveError as error:
+...     print(error)
+[3, 4] is not a square; name it like "e4": column a-l, then row 1-12 (a1 is the top left)
 """
 
 from __future__ import annotations
@@ -141,7 +150,7 @@ class Move:
             out["rotation"] = self.rotation
         elif a is Action.PLACE:
             assert self.square is not None
-            out.update(tile=self.tile, anchor=list(divmod(self.square, SIZE)), rotation=self.rotation, flip=self.flip)
+            out.update(tile=self.tile, anchor=square_name(self.square), rotation=self.rotation, flip=self.flip)
         elif a is Action.TAKE:
             out["tile"] = self.tile
         elif a in (Action.ADVANCE, Action.REGRESS):
@@ -168,10 +177,10 @@ class Move:
                 out.update(lane=str(self.lane), side=self.side)
         elif a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
             assert self.square is not None
-            out["square"] = list(divmod(self.square, SIZE))
+            out["square"] = square_name(self.square)
         elif a in (Action.ROVER, Action.TELEPORT):
             assert self.square is not None
-            out.update(rover=self.rover, square=list(divmod(self.square, SIZE)))
+            out.update(rover=self.rover, square=square_name(self.square))
         elif a is Action.CIV:
             out["card"] = self.card
         elif a is Action.CLEAR:
@@ -213,7 +222,23 @@ def _track(value: Any) -> Terrain:
     return terrain
 
 
+SQUARE_FORM = 'name it like "e4": column a-l, then row 1-12 (a1 is the top left)'
+"""The documented square form, as error messages show it."""
+_SQUARE_NAME = re.compile(r"^[a-l](?:[1-9]|1[0-2])$")
+LINE_FORM = 'name a row by its number 1-12 or a column by its letter a-l, as a string: "5" or "e"'
+"""The documented row and column form, as error messages show it."""
+_LINE_NAME = re.compile(r"^(?:[a-l]|[1-9]|1[0-2])$")
+
+
 def _square(value: Any) -> int:
+    """The square a move names: only its name (``"e4"``) is accepted."""
+    if isinstance(value, str) and _SQUARE_NAME.match(value):
+        return parse_square(value)
+    raise InvalidMoveError(f"{value!r} is not a square; {SQUARE_FORM}")
+
+
+def _legacy_square(value: Any) -> int:
+    """The square forms of rules ``planet-unknown-3``: a name in any case, or ``[row, column]`` from 0."""
     if isinstance(value, str):
         try:
             return parse_square(value)
@@ -233,10 +258,14 @@ def _rotation(value: Any) -> int:
     return rotation
 
 
-def parse_move(move: Any) -> Move:
-    """Read a move from its JSON object or its text form; raises InvalidMoveError."""
+def parse_move(move: Any, *, legacy: bool = False) -> Move:
+    """Read a move from its JSON object or its text form; raises InvalidMoveError.
+
+    ``legacy`` reads the move as rules ``planet-unknown-3`` did, which also took ``[row, column]``
+    squares, names in any case and row numbers as JSON numbers (for games stored under those rules).
+    """
     if isinstance(move, str):
-        return _parse_text(move)
+        return _parse_text(move, legacy)
     if not isinstance(move, dict):
         raise InvalidMoveError("a move is a JSON object or a line of text")
     try:
@@ -244,12 +273,13 @@ def parse_move(move: Any) -> Move:
     except ValueError:
         raise InvalidMoveError(f"unknown action {move.get('action')!r}") from None
     try:
-        return _from_fields(action, move)
+        return _from_fields(action, move, legacy)
     except KeyError as e:
         raise InvalidMoveError(f"{action} needs the field {e.args[0]!r}") from None
 
 
-def _from_fields(a: Action, m: dict[str, Any]) -> Move:
+def _from_fields(a: Action, m: dict[str, Any], legacy: bool) -> Move:
+    square = _legacy_square if legacy else _square
     if a is Action.ROTATE:
         rotation = _int(m["rotation"], "rotation")
         if not 0 <= rotation < 6:
@@ -260,7 +290,7 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
         if not isinstance(flip, bool):
             raise InvalidMoveError("flip must be true or false")
         return Move(
-            a, tile=_int(m["tile"], "tile"), square=_square(m["anchor"]), rotation=_rotation(m["rotation"]), flip=flip
+            a, tile=_int(m["tile"], "tile"), square=square(m["anchor"]), rotation=_rotation(m["rotation"]), flip=flip
         )
     if a is Action.TAKE:
         return Move(a, tile=_int(m["tile"], "tile"))
@@ -288,14 +318,17 @@ def _from_fields(a: Action, m: dict[str, Any]) -> Move:
     if a is Action.LIFEPOD:
         return Move(a, origin=_spot(m["from"]), target=_spot(m["to"]))
     if a in (Action.DEPLOY, Action.PATCH, Action.COLLECT, Action.DESTROY, Action.METEORITE):
-        return Move(a, square=_square(m["square"]))
+        return Move(a, square=square(m["square"]))
     if a in (Action.ROVER, Action.TELEPORT):
-        return Move(a, rover=_int(m["rover"], "rover"), square=_square(m["square"]))
+        return Move(a, rover=_int(m["rover"], "rover"), square=square(m["square"]))
     if a is Action.CIV:
         return Move(a, card=_int(m["card"], "card"))
     if a is Action.CLEAR:
+        line = m["line"]
+        if not legacy and not (isinstance(line, str) and _LINE_NAME.match(line)):
+            raise InvalidMoveError(f"{line!r} is not a row or column; {LINE_FORM}")
         try:
-            return Move(a, line=parse_line(str(m["line"])))
+            return Move(a, line=parse_line(str(line)))
         except ValueError as e:
             raise InvalidMoveError(str(e)) from None
     return Move(a)
@@ -350,7 +383,7 @@ def parse_spot(spot: str) -> tuple[Terrain, int] | None:
     return (Terrain(found.group(1)), int(found.group(2))) if found else None
 
 
-def _parse_text(text: str) -> Move:
+def _parse_text(text: str, legacy: bool) -> Move:
     words = text.split()
     if not words:
         raise InvalidMoveError("empty move")
@@ -380,4 +413,4 @@ def _parse_text(text: str) -> Move:
     if len(args) != len(names):
         raise InvalidMoveError(f"{action} takes {len(names)} argument(s): {' '.join(names) or 'none'}")
     fields.update(zip(names, args, strict=True))
-    return _from_fields(action, fields)
+    return _from_fields(action, fields, legacy)

@@ -42,7 +42,7 @@ class TestContract:
     def test_metadata(self) -> None:
         assert isinstance(GAME, contract.Game)
         assert GAME.name == "homeworlds" and GAME.seat_counts == range(2, 3)
-        assert {o.name for o in GAME.options} == {"require_large_ship", "allow_pass_before_setup"}
+        assert {o.name for o in GAME.options} == {"require_large_ship", "allow_pass_before_setup", "seat_names"}
         assert "ShipBuilt" in GAME.events and "TurnEnded" in GAME.events
 
     def test_options_are_checked(self) -> None:
@@ -172,7 +172,7 @@ class TestLegalMovesViewScores:
         state = act(state, 1, "sacrifice g1 Beta")
         assert GAME.outcome(state) == contract.Outcome((0,), "elimination")
         scores = GAME.scores(state)
-        assert scores["result"] == "winner:1"
+        assert scores["result"] == "seat 0 won"
         assert scores["per_seat"]["0"] == {"half_points": 2, "ships": 2, "pips": 4}
         assert scores["per_seat"]["1"] == {"half_points": 0, "ships": 0, "pips": 0}
         assert GAME.view(state, 0)["result"]["reason"] == "elimination"

@@ -48,7 +48,7 @@ def test_options_are_validated() -> None:
 def test_text_and_json_moves_are_both_accepted() -> None:
     state = start(1)
     move = next(iter(GAME.legal_moves(state, 0)))
-    text = f"place {move['tile']} {'abcdefghijkl'[move['anchor'][1]]}{move['anchor'][0] + 1} {move['rotation']}"
+    text = f"place {move['tile']} {move['anchor']} {move['rotation']}"
     text += " flip" if move["flip"] else ""
     assert GAME.decide(state, 0, move) == GAME.decide(state, 0, text)
 

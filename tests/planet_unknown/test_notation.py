@@ -62,9 +62,15 @@ class TestMoveText:
             "clear 13",
             "place 5 e4 90 twist",
             {"action": "place", "tile": 5},
-            {"action": "place", "tile": True, "anchor": [0, 0], "rotation": 0},
+            {"action": "place", "tile": True, "anchor": "a1", "rotation": 0},
             ["place"],
-            {"action": "deploy", "square": [12, 0]},
+            {"action": "deploy", "square": "a13"},
+            {"action": "deploy", "square": [3, 4]},
+            {"action": "deploy", "square": 40},
+            {"action": "deploy", "square": "E4"},
+            {"action": "clear", "line": 5},
+            "deploy E4",
+            "deploy e04",
         ],
     )
     def test_unreadable_moves_are_rejected(self, bad: object) -> None:

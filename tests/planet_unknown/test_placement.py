@@ -82,7 +82,7 @@ class TestLaterTiles:
     @pytest.mark.parametrize("flip", [False, True])
     def test_any_rotation_and_flip(self, rotation: int, flip: bool) -> None:
         play = game(tile=ROVER_WATER_I3).move(
-            0, {"action": "place", "tile": ROVER_WATER_I3, "anchor": [4, 1], "rotation": rotation, "flip": flip}
+            0, {"action": "place", "tile": ROVER_WATER_I3, "anchor": "b5", "rotation": rotation, "flip": flip}
         )
         assert play.seat().placed == (ROVER_WATER_I3,)
 
