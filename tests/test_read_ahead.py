@@ -84,8 +84,8 @@ class TestSpectatorsCannotReadAhead:
     ) -> None:
         game = delayed_game(client)
         play(client, game, "resign")
-        head = service.head(game["id"])
-        assert head.over
+        head = service.score(game["id"])
+        assert head.over and head.scored is not None, "scored here, so a worker cannot move the version meanwhile"
         assert service.store.cached_verdict(game["id"], head.version) is None
         first = client.get(f"/v1/games/{game['id']}/verify")
         assert first.status_code == 200 and first.json["verdict"] == "ok" and first.json["seed"] == "verified"
