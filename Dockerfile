@@ -6,6 +6,7 @@ COPY domain ./domain
 COPY events ./events
 COPY workers ./workers
 COPY api ./api
+COPY web ./web
 RUN pip install --no-cache-dir . && useradd --system --home /srv/orrery orrery && chown orrery /srv/orrery
 USER orrery
 EXPOSE 8000

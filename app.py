@@ -63,6 +63,8 @@ class Settings:
     """How long a sweep holds a due timer; a timer whose sweeper died fires again after this."""
     fsync: str = "everysec"
     """The embedded Redis's ``appendfsync``: ``always`` or ``everysec`` (``ORRERY_FSYNC``)."""
+    cors_origins: tuple[str, ...] = ()
+    """Origins whose browsers may call the JSON API (``ORRERY_CORS_ORIGINS``, comma-separated; none by default)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -88,6 +90,9 @@ class Settings:
             webhook_allow=parse_allow(env.get(ALLOW_SETTING, "")),
             timer_lease_ms=int(env.get("ORRERY_TIMER_LEASE_MS") or _default("timer_lease_ms")),
             fsync=env.get("ORRERY_FSYNC") or _default("fsync"),
+            cors_origins=tuple(
+                o.strip().rstrip("/") for o in env.get("ORRERY_CORS_ORIGINS", "").split(",") if o.strip()
+            ),
         )
 
     def require_redis(self) -> str:
@@ -171,6 +176,8 @@ def build_service(settings: Settings) -> Any:
 def create_app(settings: Settings | None = None) -> Flask:
     """The Flask application: the JSON API, its OpenAPI document and docs."""
     from api import init_api
+    from api.cors import install as install_cors
+    from web import init_web
 
     settings = settings or Settings.from_env()
     app = Flask("orrery")
@@ -179,6 +186,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["orrery.service"] = build_service(settings)
     app.extensions["orrery.celery"] = make_celery(settings, current=False)
     init_api(app)
+    install_cors(app, settings.cors_origins)
+    init_web(app)
     return app
 
 
@@ -638,7 +647,7 @@ class _Table:
         self.board = None if module is None else importlib.import_module(module)
 
     def name(self, seat: int) -> str:
-        return f"seat {seat + 1} ({self.seats[seat].label})"
+        return f"seat {seat} ({self.seats[seat].label})"
 
     def show(self, viewer: contract.Viewer) -> None:
         import json
@@ -843,7 +852,7 @@ def play(
             game_id = created.record.game_id
             print(f"orrery play: {game.name} game {game_id}", flush=True)
             for index, secret in created.webhook_secrets.items():
-                print(f"orrery play: seat {index + 1}'s webhook secret: {secret}", flush=True)
+                print(f"orrery play: seat {index}'s webhook secret: {secret}", flush=True)
             table = _Table(service, game_id, seats, watch)
             try:
                 stopped = table.run(max_moves)

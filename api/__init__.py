@@ -6,6 +6,7 @@ from flask import Flask, Response
 from flask_smorest import Api
 
 from api import docs, schemas
+from api.board import blp as board_blueprint
 from api.catalog import blp as catalog_blueprint
 from api.errors import register_error_handlers
 from api.games import blp as games_blueprint
@@ -57,6 +58,7 @@ def init_api(app: Flask) -> Api:
     for name, schema in (("TurnRequest", schemas.TurnRequest), ("TurnReply", schemas.TurnReply)):
         api.spec.components.schema(name, schema=schema)
     api.register_blueprint(games_blueprint)
+    api.register_blueprint(board_blueprint)
     api.register_blueprint(live_blueprint)
     api.register_blueprint(health_blueprint)
     api.register_blueprint(catalog_blueprint)

@@ -124,7 +124,9 @@ def gunicorn(
             "warning",
             app,
         ]
-    server = subprocess.Popen(command, cwd=ROOT, env=server_env, start_new_session=True)
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=server_env, start_new_session=True, stdout=subprocess.DEVNULL
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, server)

@@ -44,7 +44,7 @@ def test_you_against_a_random_bot_by_always_taking_the_first_hint(
         capsys, monkeypatch, ["1"] * 200, "--seat", "you", "--seat", "builtin:random", "--export", str(export)
     )
     assert code == 0, out[-3000:]
-    assert "Player 1 (you) to move" in out and "legal moves" in out and "1) homeworld" in out
+    assert "seat 0 (you) to move" in out and "legal moves" in out and "1) homeworld" in out
     assert "Game over" in out and f"Export: {export}" in out
     header = json.loads(export.read_text().splitlines()[0])
     assert header["complete"] is True and header["status"] == "finished"
@@ -62,7 +62,7 @@ def test_hints_filters_typed_moves_and_refusals(
     assert code == 1 and "stopped unfinished: stopped at your request" in out
     assert "more: ? again" in out and "homeworld g3 b2" in out
     assert "pick a number from 1 to" in out and out.count("not accepted:") == 2
-    assert "seat 1 (you): homeworld g3 b2 y3 Home" in out
+    assert "seat 0 (you): homeworld g3 b2 y3 Home" in out
     assert export.exists() and verified(capsys, export).startswith("OK:")
 
 
@@ -159,7 +159,7 @@ def test_a_webhook_bot_is_sent_its_turns_signed(
     )
     assert code == 0, out[-3000:]
     assert received and all(turn["seat"] == 1 for turn in received)
-    assert f"seat 2 ({url}): homeworld" in out
+    assert f"seat 1 ({url}): homeworld" in out
     assert verified(capsys, export).startswith("OK:")
 
 

@@ -2,7 +2,7 @@
 
 >>> from domain.homeworlds.game import GAME
 >>> print(render(GAME.view(GAME.initial(2, {}), 0), 0).splitlines()[0])
-Turn 1 · Player 1 (you) to move
+Turn 1 · seat 0 (you) to move
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def move_text(move: Any) -> str:
 
 
 def player(seat: int) -> str:
-    """How the rules name a seat: ``Player 1`` for seat 0."""
-    return f"Player {seat + 1}"
+    """How a seat is shown: 0-based, as the API numbers seats (``seat 0``)."""
+    return f"seat {seat}"
 
 
 def render(view: Mapping[str, Any], seat: int | None = None) -> str:

@@ -29,8 +29,8 @@ def move_text(move: Any) -> str:
 
 
 def seat_name(seat: int) -> str:
-    """How a seat is shown: ``seat 1`` for seat 0."""
-    return f"seat {seat + 1}"
+    """How a seat is shown: 0-based, as the API numbers seats (``seat 0``)."""
+    return f"seat {seat}"
 
 
 def render(view: Mapping[str, Any], seat: int | None = None) -> str:
@@ -85,7 +85,7 @@ def _station(stacks: Sequence[Mapping[str, Any]]) -> str:
 
 def _objective(objective: Mapping[str, Any]) -> str:
     seats = objective.get("seats") or []
-    between = " & ".join(str(s + 1) for s in seats if s is not None)
+    between = " & ".join(str(s) for s in seats if s is not None)
     return f"{objective.get('name')} ({'seats ' + between if between else 'all'})"
 
 

@@ -7,7 +7,18 @@ import importlib
 
 import pytest
 
-MODULES = ["", ".pieces", ".position", ".notation", ".movegen", ".rules", ".transcripts", ".game"]
+MODULES = [
+    "",
+    ".pieces",
+    ".position",
+    ".notation",
+    ".movegen",
+    ".rules",
+    ".transcripts",
+    ".game",
+    ".text_board",
+    ".svg",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
