@@ -7,6 +7,7 @@ its keys at the end, so runs never see each other's games.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -22,6 +23,7 @@ from typing import Any
 
 import pytest
 import redis
+import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMESPACE = f"orrery-test-{uuid.uuid4().hex[:8]}"
@@ -200,3 +202,44 @@ def wait_for(predicate: Any, timeout: float = 30.0, interval: float = 0.05) -> A
             return value
         time.sleep(interval)
     raise AssertionError(f"condition not met within {timeout}s")
+
+
+@contextlib.contextmanager
+def served_api(env: dict[str, str], *, workers: int = 2) -> Iterator[tuple[str, int]]:
+    """The API under ``gunicorn_command()`` on a free port, as ``orrery up`` serves it; yields ``(url, port)``.
+
+    It fails the test if the server logged a traceback.
+    """
+    from app import gunicorn_command
+    from events.embedded import free_port
+
+    port = free_port()
+    log = TMP / f"gunicorn-{port}.log"
+    server = subprocess.Popen(
+        gunicorn_command("127.0.0.1", port, workers=workers),
+        cwd=ROOT,
+        env=env | {"PYTHONPATH": str(ROOT)},
+        start_new_session=True,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def up() -> bool:
+        assert server.poll() is None, log.read_text()[-3000:]
+        try:
+            return requests.get(f"{url}/healthz", timeout=1).status_code == 200
+        except requests.RequestException:
+            return False
+
+    try:
+        wait_for(up, timeout=30, interval=0.1)
+        yield url, port
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]

@@ -10,9 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import signal
 import socket
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,7 +21,7 @@ from api.schemas import MAX_MOVE_CHARS
 from domain.homeworlds.position import MAX_NAME_LENGTH
 from events.json_guard import MAX_DEPTH, MAX_STRING_CHARS, loads, nesting_depth
 from events.service import GameService
-from tests.conftest import ROOT, TMP, wait_for
+from tests.conftest import served_api
 
 DEEP = 20_000
 HUGE_INT = "9" * 5000
@@ -305,48 +303,11 @@ class TestOversizedValues:
 # --- The API under gunicorn, as `orrery up` runs it ----------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def gunicorn_api() -> Iterator[tuple[str, int]]:
     """``gunicorn_command()`` on a free port, with the test run's settings."""
-    from app import gunicorn_command
-
-    port = free_port()
-    log = TMP / f"gunicorn-bad-input-{port}.log"
-    server = subprocess.Popen(
-        gunicorn_command("127.0.0.1", port, workers=1),
-        cwd=ROOT,
-        env=os.environ | {"PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        assert server.poll() is None, log.read_text()[-3000:]
-        try:
-            return requests.get(f"{url}/healthz", timeout=1).status_code == 200
-        except requests.RequestException:
-            return False
-
-    try:
-        wait_for(up, timeout=30, interval=0.1)
-        yield url, port
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
+    with served_api(dict(os.environ), workers=1) as served:
+        yield served
 
 
 def read_response(sock: socket.socket) -> tuple[bytes, dict[str, str], bytes]:

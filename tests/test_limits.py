@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import signal
 import socket
 import statistics
-import subprocess
 import threading
 import time
 import uuid
@@ -23,9 +21,8 @@ import pytest
 import redis
 import requests
 
-from app import Settings, create_app, gunicorn_command
-from events.embedded import free_port
-from tests.conftest import NAMESPACE, ROOT, TMP, Worker, wait_for
+from app import Settings, create_app
+from tests.conftest import NAMESPACE, Worker, served_api, wait_for
 
 API_NAMESPACE = f"{NAMESPACE}-gunicorn"
 """The namespace of the API that ``api`` starts: no worker serves it."""
@@ -99,45 +96,18 @@ class RawStream:
 def api(redis_url: str) -> Iterator[tuple[str, int]]:
     """gunicorn_command() on a free port, in a namespace with no worker, 100 streams allowed per address."""
     namespace = API_NAMESPACE
-    port = free_port()
     env = os.environ | {
         "REDIS_URL": redis_url,
         "ORRERY_NAMESPACE": namespace,
         "ORRERY_QUEUE": namespace,
         "ORRERY_STREAMS_PER_ADDRESS": "100",
         "ORRERY_STREAMS_PER_GAME": "100",
-        "PYTHONPATH": str(ROOT),
     }
-    log = TMP / f"gunicorn-{port}.log"
-    server = subprocess.Popen(
-        gunicorn_command("127.0.0.1", port),
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-
-    def up() -> bool:
-        assert server.poll() is None, log.read_text()[-3000:]
-        try:
-            return requests.get(f"{url}/healthz", timeout=1).status_code == 200
-        except requests.RequestException:
-            return False
-
     try:
-        wait_for(up, timeout=30, interval=0.1)
-        yield url, port
+        with served_api(env) as served:
+            yield served
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
         drop_namespace(redis_url, namespace)
-    assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
 
 
 def test_sixty_open_streams_do_not_stop_ordinary_requests(api: tuple[str, int], redis_url: str) -> None:
