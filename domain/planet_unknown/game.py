@@ -188,7 +188,8 @@ class PlanetUnknown:
         Keys: ``round``, ``phase``, ``commander``, ``rotation``, ``ring_offset``, ``last_round``,
         ``to_act``, ``station`` (12 stacks: size and face-up top tile), ``civ_piles`` (sizes; the
         cards only for the seat picking from that pile), ``objectives``, and ``seats``: per seat
-        its printed ``grid``, covered ``rows``, one-line ``position``, ``tracks``, ``tech_level``,
+        its printed ``grid``, covered ``rows``, ``placed_tiles`` (each tile and the squares it
+        covers), one-line ``position``, ``tracks``, ``tech_level``,
         rovers, lifepods, meteorites, depot and offered tiles, and, for the viewer's own seat,
         ``hand``, ``pending`` benefits, ``rover_moves``, ``private_objectives`` (others: how many),
         ``objective_offer``, the ``powers`` it may use now (``power`` moves), the ``civ_choices`` of its
@@ -226,6 +227,10 @@ class PlanetUnknown:
                 "position": print_seat(_visible_seat(seat, own, shown)),
                 "rows": [
                     "".join(letter or "." for letter in seat.cover[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)
+                ],
+                "placed_tiles": [
+                    {"tile": tile, "squares": [square_name(s) for s in squares]}
+                    for tile, squares in zip(seat.placed, seat.tile_squares, strict=False)
                 ],
                 "tracks": {str(t): p for t, p in zip(TRACKS, seat.tracks, strict=True)},
                 "tech_level": powers.tech_level(seat),

@@ -160,7 +160,8 @@ class Seat:
     tech powers already used. ``track_pods`` are Cosmos Inc.'s lifepods on track spaces
     (track index, position), sorted; ``pod_slots`` Jump Drive's tech slots (1-6 = A-F) holding a
     lifepod, sorted; ``lanes`` the track index each Makeshift tracker stands on (empty: its own);
-    ``shared_offer`` the objective cards Jump Drive tech F drew, one to keep.
+    ``shared_offer`` the objective cards Jump Drive tech F drew, one to keep. ``tile_squares``
+    holds the squares each tile of ``placed`` covers, in the same order.
     """
 
     planet: str
@@ -176,6 +177,7 @@ class Seat:
     placed: tuple[int, ...] = ()
     unplaced: tuple[int, ...] = ()
     last_tile: tuple[int, ...] = ()
+    tile_squares: tuple[tuple[int, ...], ...] = ()
     stored_patches: int = 0
     hand: tuple[int, ...] = ()
     civ_queue: tuple[int, ...] = ()

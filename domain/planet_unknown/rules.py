@@ -921,6 +921,7 @@ def _evolve_tile_placed(
         meteorites=seat.meteorites | meteor,
         placed=(*seat.placed, tile),
         last_tile=tuple(sorted(cells)),
+        tile_squares=(*seat.tile_squares, tuple(sorted(cells))),
         pending=pending + tuple(gains),
         stage=Stage.RESOLVING,
     )
