@@ -21,6 +21,8 @@ from typing import Any
 import redis
 from celery import Celery
 from flask import Flask
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
 
 from domain import contract
 from events.webhook_policy import ALLOW_SETTING, LOOPBACK_ALLOW, Network, WebhookPolicy, is_loopback_host, parse_allow
@@ -35,6 +37,11 @@ class Settings:
 
     redis_url: str | None
     namespace: str = "orrery"
+    redis_cluster: bool = False
+    """``REDIS_URL`` names one node of a Redis Cluster (``ORRERY_REDIS_CLUSTER=true``); the store finds the rest."""
+    broker_url: str | None = None
+    """Celery's broker (``CELERY_BROKER_URL``), such as RabbitMQ's ``amqp://``; by default the store's Redis.
+    kombu cannot use a Redis Cluster as a broker, so a clustered store needs one."""
     queue: str = "orrery"
     snapshot_every: int = 50
     max_body_bytes: int = 64 * 1024
@@ -73,6 +80,8 @@ class Settings:
         return cls(
             redis_url=env.get("REDIS_URL") or None,
             namespace=namespace,
+            redis_cluster=_flag(env.get("ORRERY_REDIS_CLUSTER", "")),
+            broker_url=env.get("CELERY_BROKER_URL") or None,
             queue=env.get("ORRERY_QUEUE", namespace),
             snapshot_every=int(env.get("ORRERY_SNAPSHOT_EVERY", "50")),
             max_body_bytes=int(env.get("ORRERY_MAX_BODY_BYTES", str(64 * 1024))),
@@ -101,6 +110,22 @@ class Settings:
                 "REDIS_URL is not set. `orrery up` (or `make run`) starts an embedded Redis and sets it."
             )
         return self.redis_url
+
+    def require_broker(self) -> str:
+        """Celery's broker URL: ``CELERY_BROKER_URL``, else the store's Redis (never a cluster)."""
+        if self.broker_url:
+            return self.broker_url
+        if self.redis_cluster:
+            raise RuntimeError(
+                "ORRERY_REDIS_CLUSTER is set but CELERY_BROKER_URL is not: Celery cannot use a Redis Cluster as "
+                "its broker. Name RabbitMQ (amqp://guest:guest@127.0.0.1:5672//) or a plain Redis."
+            )
+        return self.redis_url or "redis://127.0.0.1:6379/0"
+
+
+def _flag(raw: str) -> bool:
+    """A yes/no setting: yes, true, on or 1 for yes; anything else, empty included, for no."""
+    return raw.strip().lower() in ("1", "yes", "true", "on")
 
 
 def _default(name: str) -> Any:
@@ -140,19 +165,31 @@ REDIS_MAX_CONNECTIONS = 4 * WORKER_CONNECTIONS
 on XREAD, so the pool must outgrow the connections a process serves (redis-py's default is 100)."""
 
 
-@functools.cache
-def redis_client(url: str) -> redis.Redis:
-    """One connection pool per URL and process.
+CLUSTER_REQUEST_TTL = 80
+"""Redirections and TRYAGAIN answers one cluster command may follow (redis-py's default is 16). While a slot
+migrates, a script whose keys are split between two masters gets TRYAGAIN until the move ends; redis-py waits
+50 ms after each of the second half of the attempts, so this waits about 2 s before the API answers 503."""
 
-    The socket timeout outlasts the longest blocking read (a live stream waits up to 15 s).
+
+@functools.cache
+def redis_client(url: str, cluster: bool = False) -> Any:
+    """One connection pool per URL and process: a ``redis.Redis``, or a ``redis.RedisCluster`` from any node.
+
+    The socket timeout outlasts the longest blocking read (a live stream waits up to 15 s). A cluster client
+    follows MOVED and ASK redirections and retries TRYAGAIN while a slot migrates, so a resharding costs
+    requests time, not errors.
     """
-    return redis.Redis.from_url(
-        url,
-        health_check_interval=30,
-        socket_timeout=30,
-        socket_connect_timeout=5,
-        max_connections=REDIS_MAX_CONNECTIONS,
-    )
+    options: dict[str, Any] = {
+        "socket_timeout": 30,
+        "socket_connect_timeout": 5,
+        "max_connections": REDIS_MAX_CONNECTIONS,
+    }
+    if cluster:
+        retry = Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.5), retries=10)
+        client = redis.RedisCluster.from_url(url, retry=retry, **options)
+        client.RedisClusterRequestTTL = CLUSTER_REQUEST_TTL
+        return client
+    return redis.Redis.from_url(url, health_check_interval=30, **options)
 
 
 def build_service(settings: Settings) -> Any:
@@ -163,7 +200,7 @@ def build_service(settings: Settings) -> Any:
     from workers.tasks import wake_relay
 
     load_games(settings)
-    store = EventStore(redis_client(settings.require_redis()), Keyspace(settings.namespace))
+    store = EventStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
     return GameService(
         store,
         snapshot_every=settings.snapshot_every,
@@ -303,7 +340,7 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
     visibility_timeout = settings.visibility_timeout
     app = Celery(
         "orrery",
-        broker=settings.redis_url or "redis://127.0.0.1:6379/0",
+        broker=settings.require_broker(),
         include=["workers.tasks"],
         set_as_current=current,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import redis
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -67,6 +68,15 @@ def register_error_handlers(app: Flask) -> None:
                 400, "invalid_body", f"The request body is not valid: {_describe(fields)}", fields=fields
             )
         return error_response(status, code, message)
+
+    @app.errorhandler(redis.RedisError)
+    def store_unavailable(error: redis.RedisError) -> tuple[Response, int]:
+        app.logger.warning("the store did not answer: %s: %s", type(error).__name__, error)
+        response, status = error_response(
+            503, "store_unavailable", "The game store is briefly unavailable; retry the request in a second."
+        )
+        response.headers["Retry-After"] = "1"
+        return response, status
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[Response, int]:

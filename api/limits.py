@@ -106,8 +106,8 @@ def init_limits(app: Flask) -> Limiter:
         headers_enabled=True,
         retry_after="delta-seconds",
         strategy="moving-window",
-        storage_uri=_storage_uri(settings.require_redis()),
-        storage_options={"connection_pool": store.redis.connection_pool, "key_prefix": keys.rate_limits()},
+        storage_uri=_storage_uri(settings.require_redis(), settings.redis_cluster),
+        storage_options=_storage_options(store.redis, keys.rate_limits(), settings.redis_cluster),
     )
     app.after_request(_retry_after_only_when_refused)
     limiter.init_app(app)
@@ -130,9 +130,19 @@ def init_limits(app: Flask) -> Limiter:
     return limiter
 
 
-def _storage_uri(redis_url: str) -> str:
-    """The limits library's name for the Redis (it is reached through the service's own pool)."""
+def _storage_uri(redis_url: str, cluster: bool = False) -> str:
+    """The limits library's name for the Redis (a single one is reached through the service's own pool)."""
+    if cluster:
+        location = redis_url.split("://", 1)[-1].split("/", 1)[0]
+        return f"redis+cluster://{location}"
     return "redis+unix://" + redis_url.removeprefix("unix://") if redis_url.startswith("unix://") else redis_url
+
+
+def _storage_options(client: Any, key_prefix: str, cluster: bool) -> dict[str, Any]:
+    """Share the service's pool with a single Redis; a cluster client of the limits library keeps its own."""
+    if cluster:
+        return {"key_prefix": key_prefix}
+    return {"connection_pool": client.connection_pool, "key_prefix": key_prefix}
 
 
 def _retry_after_only_when_refused(response: Response) -> Response:

@@ -11,11 +11,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
@@ -52,11 +54,32 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+def free_cluster_port(host: str = "127.0.0.1") -> int:
+    """A free port for a cluster node: at most 55535, with its cluster bus port (10,000 higher) free too."""
+    rng = random.SystemRandom()
+    for _ in range(200):
+        port = rng.randrange(20_000, 45_000)
+        try:
+            for candidate in (port, port + 10_000):
+                with socket.socket() as sock:
+                    sock.bind((host, candidate))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free pair of ports for a Redis Cluster node")
+
+
 class EmbeddedRedis:
     """A redis-server child process listening on 127.0.0.1."""
 
     def __init__(
-        self, data_dir: Path, *, port: int | None = None, persistent: bool = True, fsync: str = "everysec"
+        self,
+        data_dir: Path,
+        *,
+        port: int | None = None,
+        persistent: bool = True,
+        fsync: str = "everysec",
+        extra_args: Sequence[str] = (),
     ) -> None:
         if fsync not in FSYNC_MODES:
             raise ValueError(f"fsync must be one of {', '.join(FSYNC_MODES)}, not {fsync!r}")
@@ -64,6 +87,7 @@ class EmbeddedRedis:
         self.port = port or free_port()
         self.persistent = persistent
         self.fsync = fsync
+        self.extra_args = tuple(extra_args)
         self.process: subprocess.Popen[bytes] | None = None
         self._lock: IO[str] | None = None
 
@@ -98,6 +122,7 @@ class EmbeddedRedis:
             args += ["--appendonly", "yes", "--appendfsync", self.fsync, "--dbfilename", "dump.rdb"]
         else:
             args += ["--appendonly", "no", "--save", ""]
+        args += self.extra_args
         self.process = subprocess.Popen(
             args,
             stdout=subprocess.DEVNULL,
@@ -166,3 +191,80 @@ def lock_data_dir(data_dir: Path) -> IO[str]:
     handle.write(f"pid {os.getpid()}: {' '.join(sys.argv) or sys.executable}\n")
     handle.flush()
     return handle
+
+
+CLUSTER_SLOTS = 16384
+
+
+class EmbeddedCluster:
+    """A Redis Cluster of ``masters`` redis-server children on 127.0.0.1, no replicas, nothing on disk.
+
+    The tests and the benchmarks start one to run the store as it runs at scale (``ORRERY_REDIS_CLUSTER``).
+    The slots are split evenly; :attr:`url` names the first node, and a cluster client finds the rest.
+    """
+
+    def __init__(self, data_dir: Path, *, masters: int = 3) -> None:
+        self.data_dir = Path(data_dir)
+        self.nodes = [
+            EmbeddedRedis(
+                self.data_dir / f"node-{i}",
+                port=free_cluster_port(),
+                persistent=False,
+                extra_args=(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "5000",
+                ),
+            )
+            for i in range(masters)
+        ]
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.nodes[0].port}/0"
+
+    @property
+    def ports(self) -> list[int]:
+        return [node.port for node in self.nodes]
+
+    def start(self, timeout: float = 30.0) -> EmbeddedCluster:
+        """Start every node, give each its share of the slots, join them and wait until all say ``ok``."""
+        try:
+            for node in self.nodes:
+                node.start()
+            clients = [redis.Redis(port=port) for port in self.ports]
+            share = -(-CLUSTER_SLOTS // len(clients))
+            for i, client in enumerate(clients):
+                client.execute_command("CLUSTER", "ADDSLOTS", *range(i * share, min((i + 1) * share, CLUSTER_SLOTS)))
+            for client in clients[1:]:
+                client.execute_command("CLUSTER", "MEET", "127.0.0.1", self.ports[0])
+            deadline = time.monotonic() + timeout
+            while not all(self._ready(client) for client in clients):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the Redis Cluster on ports {self.ports} did not become ready")
+                time.sleep(0.1)
+            for client in clients:
+                client.close()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _ready(self, client: redis.Redis) -> bool:
+        info = client.execute_command("CLUSTER", "INFO")
+        text = info.decode() if isinstance(info, bytes) else str(info)
+        fields = dict(line.split(":", 1) for line in text.split() if ":" in line)
+        return fields.get("cluster_state") == "ok" and fields.get("cluster_known_nodes") == str(len(self.nodes))
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def __enter__(self) -> EmbeddedCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

