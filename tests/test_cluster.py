@@ -33,6 +33,7 @@ from tests.conftest import (
     wait_for,
 )
 from tests.support.seeds import strong_seed
+from tests.test_http_e2e import play_and_score_over_http
 
 RABBITMQ_URL = "amqp://guest:guest@127.0.0.1:5672//"
 WIN = ("a1", "a2", "b1", "b2", "c1")
@@ -166,6 +167,10 @@ def test_a_game_is_played_across_two_servers_and_scored_by_the_worker(deployment
     assert [e["type"] for e in audit["events"]].count("GameScored") == 1
     verdict = requests.get(f"{a}/v1/games/{game['id']}/verify", timeout=30)
     assert verdict.status_code == 200 and verdict.json()["verdict"] == "ok", verdict.text
+
+
+def test_the_end_to_end_http_game_passes_on_the_cluster(deployment: Deployment) -> None:
+    play_and_score_over_http(deployment.servers[1])
 
 
 def test_50_concurrent_moves_split_across_both_servers_give_exactly_one_winner(deployment: Deployment) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 from typing import Any
 
 import requests
@@ -13,6 +12,11 @@ from tests.support.seeds import strong_seed
 
 
 def test_a_game_is_created_played_and_scored_over_http(live_server: str, worker: Worker) -> None:
+    play_and_score_over_http(live_server)
+
+
+def play_and_score_over_http(live_server: str) -> None:
+    """Create, play, score, audit and list one game through HTTP alone (the cluster tests run it too)."""
     http = requests.Session()
     created = http.post(
         f"{live_server}/v1/games",
@@ -54,4 +58,3 @@ def test_a_game_is_created_played_and_scored_over_http(live_server: str, worker:
     assert all(not e["redacted"] for e in audit["events"])
     listed = http.get(f"{live_server}/v1/games?status=finished&game=tictactoe&limit=100", timeout=10).json()
     assert game["id"] in [g["id"] for g in listed["games"]]
-    time.sleep(0)
