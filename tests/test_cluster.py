@@ -198,6 +198,32 @@ def test_50_concurrent_moves_split_across_both_servers_give_exactly_one_winner(d
     assert len({e["version"] for e in moved}) >= 1 and all(e["version"] <= won["version"] for e in moved)
 
 
+def test_every_cached_read_on_one_server_sees_a_move_made_on_the_other(deployment: Deployment) -> None:
+    a, b = deployment.servers
+    game = create(a)
+    url = f"/v1/games/{game['id']}"
+    seat0 = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    reads = [url, f"{url}/state"]
+    etags = {}
+    for path in reads:
+        for _ in range(3):
+            response = requests.get(f"{a}{path}", timeout=10)
+            assert response.status_code == 200, response.text
+        etags[path] = response.headers["ETag"]
+        assert requests.get(f"{a}{path}", headers={"If-None-Match": etags[path]}, timeout=10).status_code == 304
+    before = requests.get(f"{a}{url}/legal-moves", headers=seat0, timeout=10).json()["moves"]
+    assert "a1" in before
+    response = move(b, game, 0, "a1", game["version"])
+    assert response.status_code == 201, response.text
+    for path in reads:
+        fresh = requests.get(f"{a}{path}", headers={"If-None-Match": etags[path]}, timeout=10)
+        assert fresh.status_code == 200 and fresh.headers["ETag"] != etags[path], path
+    assert requests.get(f"{a}{url}", timeout=10).json()["version"] == response.json()["version"]
+    seat1 = {"Authorization": f"Bearer {game['seats'][1]['token']}"}
+    after = requests.get(f"{a}{url}/legal-moves", headers=seat1, timeout=10).json()["moves"]
+    assert "a1" not in after and len(after) == len(before) - 1
+
+
 def test_a_stream_on_one_server_sees_moves_made_on_the_other(deployment: Deployment) -> None:
     a, b = deployment.servers
     game = create(a)
