@@ -34,6 +34,8 @@ class GameKeys:
     listing: str
     outbox: str
     bucket: int
+    snapshots: str = ""
+    snapshot_states: str = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -61,6 +63,8 @@ class Keyspace:
             listing=f"{prefix}:listing",
             outbox=self.outbox(b),
             bucket=b,
+            snapshots=f"{prefix}:snaps",
+            snapshot_states=f"{prefix}:snapv",
         )
 
     def outbox(self, bucket: int) -> str:

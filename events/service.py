@@ -41,6 +41,7 @@ from events.record import (
 )
 from events.store import (
     EventStore,
+    Glance,
     IdempotencyConflict,
     Meta,
     StreamDamaged,
@@ -59,6 +60,10 @@ EXPORT_FORMAT = "orrery-export/1"
 MIN_SEED_HEX_DIGITS = 32
 """A chosen seed for a game with hidden information carries at least 128 bits: 32 hexadecimal digits."""
 SALT_BYTES = 32
+SNAPSHOT_TRIES = 3
+"""How many unusable snapshots one read drops before it folds from the first event."""
+SEAT_TOKEN_NEEDED = "this needs a seat's token: 'Authorization: Bearer <token>'"
+NOT_THIS_GAMES_TOKEN = "this token does not belong to this game"
 
 
 def client_key(seat: int, key: str) -> str:
@@ -172,11 +177,13 @@ class Created:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MoveResult:
-    """The command's events, and whether this was a retry of an earlier one."""
+    """The command's events, and whether this was a retry of an earlier one (with the seat that moved,
+    from :meth:`GameService.submit_with_token`)."""
 
     record: Record
     events: list[Envelope]
     duplicate: bool
+    seat: int | None = None
 
 
 def _now_ms() -> int:
@@ -281,6 +288,33 @@ class GameService:
         key = None if idempotency_key is None else client_key(seat, idempotency_key)
         return self._submit(game_id, seat, move, expected_version=expected_version, key=key)
 
+    def submit_with_token(
+        self,
+        game_id: str,
+        token: str | None,
+        move: JSON,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> MoveResult:
+        """:meth:`submit` for the seat whose bearer ``token`` it is, refused as :meth:`seat_for` refuses.
+
+        The token's role and the game's version come from one read of the store, so that a move
+        costs one round trip before its append (two with an ``idempotency_key``).
+        """
+        if token is None:
+            self.head(game_id)
+            raise Unauthorized(SEAT_TOKEN_NEEDED)
+        glance, cached = self._glance(game_id, token_hash=token_hash(token))
+        if glance.role is None:
+            self._current(game_id, glance, cached)
+            raise Unauthorized(NOT_THIS_GAMES_TOKEN)
+        seat = _seat_only(_viewer_of_role(glance.role))
+        record = self._current(game_id, glance, cached)
+        key = None if idempotency_key is None else client_key(seat, idempotency_key)
+        result = self._submit(game_id, seat, move, expected_version=expected_version, key=key, first=record)
+        return dataclasses.replace(result, seat=seat)
+
     def submit_for_server(
         self, game_id: str, seat: int, move: JSON, *, command: str, expected_version: int | None = None
     ) -> MoveResult:
@@ -291,7 +325,14 @@ class GameService:
         return self._submit(game_id, seat, move, expected_version=expected_version, key=server_key(command))
 
     def _submit(
-        self, game_id: str, seat: int, move: JSON, *, expected_version: int | None, key: str | None
+        self,
+        game_id: str,
+        seat: int,
+        move: JSON,
+        *,
+        expected_version: int | None,
+        key: str | None,
+        first: Record | None = None,
     ) -> MoveResult:
         fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
         retrying = tenacity.Retrying(
@@ -303,7 +344,8 @@ class GameService:
         try:
             for attempt in retrying:
                 with attempt:
-                    return self._submit_once(game_id, seat, move, expected_version, key, fingerprint)
+                    read, first = first, None
+                    return self._submit_once(game_id, seat, move, expected_version, key, fingerprint, read)
         except _Contended:
             pass
         raise StaleVersion(
@@ -312,13 +354,24 @@ class GameService:
         )
 
     def _submit_once(
-        self, game_id: str, seat: int, move: JSON, expected_version: int | None, key: str | None, fingerprint: str
+        self,
+        game_id: str,
+        seat: int,
+        move: JSON,
+        expected_version: int | None,
+        key: str | None,
+        fingerprint: str,
+        record: Record | None = None,
     ) -> MoveResult:
-        record = self.head(game_id)
-        if key is not None:
-            prior = self._prior_result(record, key, fingerprint)
-            if prior is not None:
-                return prior
+        """One try of a move: the game's record (``record`` if just read) and the key's prior result come
+        from one read of the store, then the rules decide and the store appends."""
+        if record is None:
+            glance, cached = self._glance(game_id, key=key)
+            record, prior = self._current(game_id, glance, cached), glance.prior
+        else:
+            prior = None if key is None else self.store.prior_result(game_id, key)
+        if prior is not None:
+            return self._prior_result(record, prior, fingerprint)
         if expected_version is not None:
             self._check_expected(record, seat, expected_version)
         if record.over:
@@ -651,32 +704,51 @@ class GameService:
 
     def head(self, game_id: str) -> Record:
         """The game folded up to its newest event."""
+        return self._current(game_id, *self._glance(game_id))
+
+    def _glance(
+        self, game_id: str, *, token_hash: str | None = None, key: str | None = None
+    ) -> tuple[Glance, Record | None]:
+        """One read of the game's metadata, the events after the record this process holds (returned
+        beside it), and if asked a token's role and an idempotency key's stored result."""
+        cached = self._cache.get(game_id)
+        after = None if cached is None else cached.version
         try:
-            meta = self.store.meta(game_id)
+            return self.store.glance(game_id, after=after, token_hash=token_hash, idempotency_key=key), cached
         except UnknownGame:
             raise GameNotFound(f"there is no game with id {game_id!r}") from None
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.version == meta.version and cached.hash == meta.hash:
-            return cached
-        base = cached if cached is not None and cached.version < meta.version else self._from_snapshot(game_id)
-        if base is not None and base.version > meta.version:
-            base = None
-        record = self._fold(base, self.store.read(game_id, after=base.version if base else 0, upto=meta.version))
-        self._check_intact(game_id, record, meta)
-        self._remember(record)
+
+    def _current(self, game_id: str, glance: Glance, cached: Record | None) -> Record:
+        """The record at ``glance``'s version: ``cached`` moved on by the events the glance read, or folded
+        from the newest snapshot. :class:`GameDamaged` if the stream does not end where the metadata says."""
+        meta = glance.meta
+        base: Record | None
+        if cached is not None and (
+            cached.version < meta.version or (cached.version == meta.version and cached.hash == meta.hash)
+        ):
+            base, envelopes, atomic = cached, glance.events, True
+        else:
+            base = self._from_snapshot(game_id, meta)
+            envelopes, atomic = self.store.read(game_id, after=base.version if base else 0), False
+        record = self._fold(base, [e for e in envelopes if e.version <= meta.version])
+        self._check_intact(game_id, record, meta, envelopes[-1].version if envelopes else None, atomic=atomic)
+        if record is not cached:
+            self._remember(record)
         return record
 
-    def _check_intact(self, game_id: str, record: Record, meta: Meta) -> None:
-        """Raise :class:`GameDamaged` when the stream does not end where the metadata says it does."""
+    def _check_intact(self, game_id: str, record: Record, meta: Meta, tail: int | None, *, atomic: bool) -> None:
+        """Raise :class:`GameDamaged` when the stream does not end where the metadata says it does.
+
+        ``tail`` is the last version the stream held when read; unless it was read with ``meta``
+        (``atomic``) the metadata is read again before a longer stream counts as damage.
+        """
         damage = None
         if record.version != meta.version or record.hash != meta.hash:
             damage = f"its events end at version {record.version}, but its metadata says {meta.version}"
-        else:
-            tail = self.store.tail(game_id)
-            if tail is not None and tail.version > meta.version:
-                fresh = self.store.meta(game_id)
-                if tail.version > fresh.version:
-                    damage = f"its events run to version {tail.version}, but its metadata says {fresh.version}"
+        elif tail is not None and tail > meta.version:
+            fresh = meta if atomic else self.store.meta(game_id)
+            if tail > fresh.version:
+                damage = f"its events run to version {tail}, but its metadata says {fresh.version}"
         if damage is not None:
             raise GameDamaged(
                 f"game {game_id} is damaged: {damage}; it takes no moves until an operator repairs it",
@@ -685,13 +757,33 @@ class GameService:
             )
 
     def at(self, game_id: str, version: int) -> Record:
-        """The game folded up to ``version`` (a full fold from the first event)."""
-        head = self.head(game_id)
+        """The game folded up to ``version``, from the newest snapshot at or below it."""
+        return self._at(self.head(game_id), version)
+
+    def _at(self, head: Record, version: int) -> Record:
         if not 1 <= version <= head.version:
             raise InvalidRequest(f"version must be between 1 and {head.version}, not {version}", field="at")
         if version == head.version:
             return head
-        return self._fold(None, self.store.read(game_id, upto=version))
+        return self._fold(*self._snapshot_below(head.game_id, version))
+
+    def _snapshot_below(self, game_id: str, version: int) -> tuple[Record | None, list[Envelope]]:
+        """The newest usable snapshot at or below ``version`` (None: there is none) and the events after it up
+        to ``version``. A snapshot that is stale, undecodable or off the game's hash chain is dropped."""
+        for _ in range(SNAPSHOT_TRIES):
+            snap, envelopes = self.store.snapshot_at(game_id, version)
+            if snap is None:
+                return None, envelopes
+            try:
+                record = snapshots.decode(snap, game_id)
+                if not envelopes or (envelopes[0].version, envelopes[0].hash) != (record.version, record.hash):
+                    raise snapshots.SnapshotError("the snapshot is not on the game's hash chain")
+            except snapshots.SnapshotError as error:
+                logger.info("game %s: snapshot at version %s dropped: %s", game_id, snap.version, error)
+                self.store.drop_snapshot(game_id, snap.state, snap.version or None)
+                continue
+            return record, envelopes[1:]
+        return None, self.store.read(game_id, upto=version)
 
     def events(self, game_id: str, *, after: int = 0, limit: int | None = None) -> list[Envelope]:
         return self.store.read(game_id, after=after, limit=limit)
@@ -704,8 +796,13 @@ class GameService:
         role = self.store.role_of(game_id, token_hash(token))
         if role is None:
             self.head(game_id)
-            raise Unauthorized("this token does not belong to this game")
-        return Role.AUDITOR if role == "creator" else int(role.split(":")[1])
+            raise Unauthorized(NOT_THIS_GAMES_TOKEN)
+        return _viewer_of_role(role)
+
+    def seat_for(self, game_id: str, token: str | None) -> int:
+        """The seat whose ``token`` it is: :class:`Unauthorized` without one or with another game's,
+        :class:`Forbidden` for the creator's, which reads and audits but does not move."""
+        return _seat_only(self.viewer_for(game_id, token))
 
     def bot_seat(self, token: str | None) -> tuple[str, int]:
         """The game and seat of a bot seat's token (as sent in its turn requests)."""
@@ -720,18 +817,20 @@ class GameService:
     def visible(self, game_id: str, viewer: Viewer) -> Record:
         """The newest record ``viewer`` may see: spectators (and the creator, who reads as one while
         the game runs) are held ``spectator_delay`` events behind a running game."""
-        head = self.head(game_id)
+        return self._visible(self.head(game_id), viewer)
+
+    def _visible(self, head: Record, viewer: Viewer) -> Record:
         delay = int(head.created.options.get("spectator_delay", 0))
         if not delay or head.over or isinstance(viewer, int):
             return head
-        return self.at(game_id, max(1 + head.created.setup_events, head.version - delay))
+        return self._at(head, max(1 + head.created.setup_events, head.version - delay))
 
     def events_for(
         self, game_id: str, viewer: Viewer, *, after: int = 0, limit: int | None = None
     ) -> tuple[int, list[dict[str, Any]]]:
         """The version ``viewer`` sees, and the events after ``after`` up to it, as ``viewer`` may see them."""
         head = self.head(game_id)
-        version = self.visible(game_id, viewer).version
+        version = self._visible(head, viewer).version
         envelopes = self.store.read(game_id, after=after, upto=version, limit=limit)
         return version, [self.project(head, e, viewer) for e in envelopes]
 
@@ -742,13 +841,13 @@ class GameService:
         (before version ``1 + setup_events``) were never a position of the game, as for :meth:`fork`.
         """
         head = self.head(game_id)
-        visible = self.visible(game_id, viewer)
+        visible = self._visible(head, viewer)
         first = 1 + head.created.setup_events
         if at is not None and not first <= at <= visible.version:
             raise InvalidRequest(
                 f"version must be between {first} (the end of the deal) and {visible.version}, not {at}", field="at"
             )
-        record = visible if at is None else self.at(game_id, at)
+        record = visible if at is None or at == visible.version else self._at(head, at)
         effective = contract.effective_viewer(viewer, game_over=head.over)
         return record.version, record.game.view(record.state, effective)
 
@@ -833,11 +932,9 @@ class GameService:
     def _effective(self, record: Record, viewer: Viewer) -> Viewer:
         return contract.effective_viewer(viewer, game_over=record.over)
 
-    def _prior_result(self, record: Record, key: str, fingerprint: str) -> MoveResult | None:
-        prior = self.store.redis.hget(self.store.keys.game(record.game_id).idempotency, key)
-        if prior is None:
-            return None
-        stored_fp, first, last = prior.decode().split("|")
+    def _prior_result(self, record: Record, prior: str, fingerprint: str) -> MoveResult:
+        """The first result of a command whose idempotency key was used (``prior``), if it was this command."""
+        stored_fp, first, last = prior.split("|")
         if stored_fp != fingerprint:
             raise DuplicateCommandConflict(
                 "this Idempotency-Key was already used for a different move", current_version=record.version
@@ -882,8 +979,11 @@ class GameService:
                 True,
             )
         self._remember(new)
-        if new.version // self.snapshot_every > record.version // self.snapshot_every:
-            self._save_snapshot(new)
+        boundary = new.version - new.version % self.snapshot_every
+        if boundary > record.version:
+            self._save_snapshot(
+                new if boundary == new.version else self._fold(record, envelopes[: boundary - record.version])
+            )
         if self.on_append is not None:
             self.on_append(new)
         return MoveResult(new, envelopes, False)
@@ -930,20 +1030,19 @@ class GameService:
             return
         self.store.save_snapshot(record.game_id, snapshot)
 
-    def _from_snapshot(self, game_id: str) -> Record | None:
-        """The record of the game's snapshot, or None: a snapshot that is stale (other rules, other schema,
+    def _from_snapshot(self, game_id: str, meta: Meta) -> Record | None:
+        """The record of the game's newest snapshot, or None: a snapshot that is stale (other rules, other schema,
         ahead of the game) or undecodable is dropped, and the game is folded from its events."""
         snap = self.store.snapshot(game_id)
         if snap is None:
             return None
         try:
             record = snapshots.decode(snap, game_id)
-            meta = self.store.meta(game_id)
             if record.version > meta.version or (record.version == meta.version and record.hash != meta.hash):
                 raise snapshots.SnapshotError("the snapshot does not match the game's metadata")
         except snapshots.SnapshotError as error:
             logger.info("game %s: snapshot dropped: %s", game_id, error)
-            self.store.drop_snapshot(game_id, snap.state)
+            self.store.drop_snapshot(game_id, snap.state, snap.version or None)
             return None
         return record
 
@@ -972,6 +1071,20 @@ class GameService:
             self._cache.move_to_end(record.game_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+
+def _viewer_of_role(role: str) -> Viewer:
+    """The viewer a stored token role (``seat:<n>`` or ``creator``) stands for."""
+    return Role.AUDITOR if role == "creator" else int(role.split(":")[1])
+
+
+def _seat_only(viewer: Viewer) -> int:
+    """``viewer`` if it is a seat; a spectator is :class:`Unauthorized` and the creator :class:`Forbidden`."""
+    if viewer is Role.SPECTATOR:
+        raise Unauthorized(SEAT_TOKEN_NEEDED)
+    if not isinstance(viewer, int):
+        raise Forbidden("the creator's token reads and audits; only a seat's token can do this")
+    return viewer
 
 
 def _require_strong_seed(seed: bytes) -> None:

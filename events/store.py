@@ -118,6 +118,66 @@ if due and tonumber(due) == tonumber(ARGV[2]) then return redis.call('ZREM', KEY
 return 0
 """
 
+_DROP_SNAPSHOT = """
+if redis.call('HGET', KEYS[1], 'state') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+local versions = {ARGV[2]}
+if ARGV[2] == '' then versions = redis.call('ZRANGE', KEYS[2], 0, -1) end
+for _, v in ipairs(versions) do
+  local held = redis.call('HGET', KEYS[3], v .. ':state')
+  if held == ARGV[1] or (not held and ARGV[1] == '' and redis.call('ZSCORE', KEYS[2], v)) then
+    redis.call('HDEL', KEYS[3], v .. ':rules_version', v .. ':schema', v .. ':state')
+    return redis.call('ZREM', KEYS[2], v)
+  end
+end
+return 0
+"""
+
+_SAVE_SNAPSHOT = """
+local legacy = redis.call('HMGET', KEYS[3], 'version', 'rules_version', 'schema', 'state')
+local lv = tonumber(legacy[1])
+if lv and lv == math.floor(lv) and legacy[4] and lv ~= tonumber(ARGV[1]) then
+  lv = string.format('%d', lv)
+  redis.call('HSET', KEYS[2], lv .. ':rules_version', legacy[2] or '', lv .. ':schema', legacy[3] or '',
+    lv .. ':state', legacy[4])
+  redis.call('ZADD', KEYS[1], lv, lv)
+end
+redis.call('DEL', KEYS[3])
+redis.call('HSET', KEYS[3], 'version', ARGV[1], 'rules_version', ARGV[2], 'schema', ARGV[3], 'state', ARGV[4])
+return 1
+"""
+
+_SNAPSHOT_AT = """
+local top = redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[1], '-inf', 'LIMIT', 0, 1)[1]
+local legacy = redis.call('HMGET', KEYS[3], 'version', 'rules_version', 'schema', 'state')
+local snap = {'', '', '', '', ''}
+if top then
+  local f = redis.call('HMGET', KEYS[2], top .. ':rules_version', top .. ':schema', top .. ':state')
+  snap = {'v', top, f[1] or '', f[2] or '', f[3] or ''}
+end
+if legacy[4] then
+  local lv = tonumber(legacy[1])
+  local usable = lv and lv == math.floor(lv) and lv <= tonumber(ARGV[1])
+  if usable and (not top or lv >= tonumber(top)) then
+    snap = {'l', legacy[1] or '', legacy[2] or '', legacy[3] or '', legacy[4] or ''}
+  end
+end
+local from = tonumber(snap[2]) or 0
+if from < 1 then from = 1 end
+return {snap, redis.call('XRANGE', KEYS[4], from .. '-0', ARGV[1] .. '-0')}
+"""
+
+_GLANCE = """
+local meta = redis.call('HGETALL', KEYS[1])
+if #meta == 0 then return {meta} end
+local role = false
+if ARGV[2] ~= '' then role = redis.call('HGET', KEYS[3], ARGV[2]) end
+local prior = false
+if ARGV[3] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[3]) end
+local events = {}
+if ARGV[1] ~= '' then events = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+') end
+return {meta, role, prior, events}
+"""
+
 
 class StoreError(Exception):
     """Base of the store's errors."""
@@ -186,6 +246,17 @@ class Snapshot:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Glance:
+    """What one round trip reads of a game: its metadata, a token's role, an idempotency key's
+    stored result (``fingerprint|first|last``) and the events after a version, to the stream's end."""
+
+    meta: Meta
+    role: str | None = None
+    prior: str | None = None
+    events: list[Envelope] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class OutboxEntry:
     """Something happened to a game that workers may need to act on."""
 
@@ -207,6 +278,10 @@ class EventStore:
         self._append = client.register_script(_APPEND)
         self._claim_timer = client.register_script(_CLAIM_TIMER)
         self._finish_timer = client.register_script(_FINISH_TIMER)
+        self._drop_snapshot = client.register_script(_DROP_SNAPSHOT)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT)
+        self._snapshot_at = client.register_script(_SNAPSHOT_AT)
+        self._glance = client.register_script(_GLANCE)
 
     # --- writing ---------------------------------------------------------
 
@@ -316,32 +391,20 @@ class EventStore:
         raise UnknownGame(game_id)
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
-        """Cache a folded state. Snapshots are never the truth."""
-        self.redis.hset(
-            self.keys.game(game_id).snapshot,
-            mapping={
-                "version": snapshot.version,
-                "rules_version": snapshot.rules_version,
-                "schema": snapshot.schema,
-                "state": snapshot.state,
-            },
-        )
+        """Cache a folded state as the game's newest snapshot. Snapshots are never the truth.
 
-    def drop_snapshot(self, game_id: str, state: bytes) -> bool:
-        """Delete the snapshot if it still holds ``state`` (one that could not be used); True if it did."""
-        key = self.keys.game(game_id).snapshot
-        with self.redis.pipeline() as pipe:
-            try:
-                pipe.watch(key)
-                if pipe.hget(key, "state") != state:
-                    pipe.unwatch()
-                    return False
-                pipe.multi()
-                pipe.delete(key)
-                pipe.execute()
-            except redis.WatchError:
-                return False
-        return True
+        The snapshot it replaces is kept by version for :meth:`snapshot_at`: a sorted set of the
+        versions and a hash of ``<version>:state`` (with ``:rules_version`` and ``:schema``).
+        """
+        k = self.keys.game(game_id)
+        args: list[Any] = [snapshot.version, snapshot.rules_version, snapshot.schema, snapshot.state]
+        self._save_snapshot(keys=[k.snapshots, k.snapshot_states, k.snapshot], args=args)
+
+    def drop_snapshot(self, game_id: str, state: bytes, version: int | None = None) -> bool:
+        """Delete the snapshot (the one at ``version`` if given) if it still holds ``state``; True if it did."""
+        k = self.keys.game(game_id)
+        keys = [k.snapshot, k.snapshots, k.snapshot_states]
+        return bool(self._drop_snapshot(keys=keys, args=[state, "" if version is None else version]))
 
     # --- reading -----------------------------------------------------------
 
@@ -350,17 +413,41 @@ class EventStore:
         raw = self.redis.hgetall(self.keys.game(game_id).meta)
         if not raw:
             raise UnknownGame(game_id)
-        d = {key.decode(): value.decode() for key, value in raw.items()}
-        return Meta(
-            game_id=game_id,
-            game=d["game"],
-            version=int(d["version"]),
-            hash=d["hash"],
-            status=d["status"],
-            created_ms=int(d["created_ms"]),
-            updated_ms=int(d["updated_ms"]),
-            rules_version=d["rules_version"],
-        )
+        return _meta(game_id, {key.decode(): value.decode() for key, value in raw.items()})
+
+    def glance(
+        self,
+        game_id: str,
+        *,
+        after: int | None = None,
+        token_hash: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Glance:
+        """The game's metadata, the role of ``token_hash``, the stored result of ``idempotency_key`` and
+        the events after version ``after`` to the stream's end (none without ``after``), read atomically
+        in one round trip; :class:`UnknownGame` if there is no such game."""
+        k = self.keys.game(game_id)
+        argv = ["" if after is None else after, token_hash or "", idempotency_key or ""]
+        reply = self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency], args=argv)
+        flat = reply[0]
+        if not flat:
+            raise UnknownGame(game_id)
+        meta = _meta(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
+        role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
+        return Glance(meta, role, prior, _envelopes(reply[3]))
+
+    def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
+        """What an idempotency key's first command appended, as ``fingerprint|first|last``, or None."""
+        raw = self.redis.hget(self.keys.game(game_id).idempotency, idempotency_key)
+        return None if raw is None else raw.decode()
+
+    def snapshot_at(self, game_id: str, upto: int) -> tuple[Snapshot | None, list[Envelope]]:
+        """The newest snapshot at or below version ``upto``, and the events from its version (included,
+        so that its hash can be checked) up to ``upto``; every event up to ``upto`` without one. One round trip."""
+        k = self.keys.game(game_id)
+        keys = [k.snapshots, k.snapshot_states, k.snapshot, k.events]
+        snap, entries = self._snapshot_at(keys=keys, args=[upto])
+        return _snapshot(snap), _envelopes(entries)
 
     def read(
         self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
@@ -383,7 +470,7 @@ class EventStore:
         return [Envelope.from_json(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
 
     def snapshot(self, game_id: str) -> Snapshot | None:
-        """The cached snapshot, if any."""
+        """The newest cached snapshot, if any."""
         raw = self.redis.hgetall(self.keys.game(game_id).snapshot)
         if not raw:
             return None
@@ -425,9 +512,7 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(self.keys.game(game_id).meta)
-        return [
-            {key.decode(): value.decode() for key, value in raw.items()} if raw else None for raw in pipe.execute()
-        ]
+        return [{key.decode(): value.decode() for key, value in raw.items()} if raw else None for raw in pipe.execute()]
 
     def held_listings(self, wanted: Sequence[tuple[str, int]]) -> list[str | None]:
         """The list entries stored for ``(game_id, version)`` pairs (games held back from spectators)."""
@@ -567,6 +652,42 @@ class EventStore:
             self.keys.index(k.bucket, "*", status),
             self.keys.index(k.bucket, game, status),
         ]
+
+
+def _meta(game_id: str, d: dict[str, str]) -> Meta:
+    return Meta(
+        game_id=game_id,
+        game=d["game"],
+        version=int(d["version"]),
+        hash=d["hash"],
+        status=d["status"],
+        created_ms=int(d["created_ms"]),
+        updated_ms=int(d["updated_ms"]),
+        rules_version=d["rules_version"],
+    )
+
+
+def _envelopes(entries: Sequence[tuple[bytes, Any]]) -> list[Envelope]:
+    """Stream entries read inside a script (their fields as a flat list) or by XRANGE (as a dict)."""
+    out = []
+    for _, fields in entries:
+        value = fields[b"e"] if isinstance(fields, dict) else fields[1]
+        out.append(Envelope.from_json(value))
+    return out
+
+
+def _snapshot(fields: Sequence[bytes]) -> Snapshot | None:
+    """A snapshot from a script's ``[kind, version, rules_version, schema, state]``, or None if ``kind`` is empty."""
+    kind, version, rules_version, schema, state = (bytes(f) for f in fields)
+    if not kind:
+        return None
+    try:
+        number = int(version)
+    except ValueError:
+        return Snapshot(0, "", state, "")
+    if not rules_version:
+        return Snapshot(0, "", state, "")
+    return Snapshot(number, rules_version.decode(errors="replace"), state, schema.decode(errors="replace"))
 
 
 def _pairs(items: Sequence[tuple[str, Any]]) -> list[Any]:

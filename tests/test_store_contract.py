@@ -277,3 +277,55 @@ class TestEveryOperation:
         assert store.deliveries(game_id) == [{"n": 1}, {"n": 2}]
         store.cache_verdict(game_id, 1, {"ok": True})
         assert store.cached_verdict(game_id, 1) == {"ok": True}
+
+
+class TestSnapshotsByVersion:
+    """Snapshots kept by version, and the one-round-trip read of the move path, on every server."""
+
+    def test_a_replaced_snapshot_is_kept_by_version(self, store: EventStore) -> None:
+        game_id, _ = new_game(store, 30)
+        assert store.snapshot_at(game_id, 30)[0] is None
+        assert [e.version for e in store.snapshot_at(game_id, 4)[1]] == [1, 2, 3, 4]
+        for version in (10, 20):
+            store.save_snapshot(game_id, Snapshot(version, "test-1", b'{"v":%d}' % version, "s1"))
+        assert store.snapshot(game_id) == Snapshot(20, "test-1", b'{"v":20}', "s1")
+        for upto, held in ((9, None), (10, 10), (19, 10), (20, 20), (30, 20)):
+            snap, events = store.snapshot_at(game_id, upto)
+            assert (snap.version if snap else None) == held
+            assert [e.version for e in events] == list(range(held or 1, upto + 1))
+        assert store.snapshot_at(game_id, 15)[0] == Snapshot(10, "test-1", b'{"v":10}', "s1")
+
+    def test_a_snapshot_is_dropped_by_version_only_when_unchanged(self, store: EventStore) -> None:
+        game_id, _ = new_game(store, 30)
+        for version in (10, 20, 30):
+            store.save_snapshot(game_id, Snapshot(version, "test-1", b'{"v":%d}' % version, "s1"))
+        assert store.drop_snapshot(game_id, b"other", 10) is False
+        assert store.drop_snapshot(game_id, b'{"v":10}', 10) is True
+        assert store.snapshot_at(game_id, 15)[0] is None
+        assert store.drop_snapshot(game_id, b'{"v":20}') is True
+        assert store.snapshot_at(game_id, 29)[0] is None
+        assert store.snapshot(game_id) == Snapshot(30, "test-1", b'{"v":30}', "s1")
+
+    def test_an_old_single_snapshot_is_read_and_then_kept_by_version(self, store: EventStore) -> None:
+        game_id, _ = new_game(store, 30)
+        old = {"version": 12, "rules_version": "test-1", "schema": "s0", "state": b"{}"}
+        store.redis.hset(store.keys.game(game_id).snapshot, mapping=old)
+        assert store.snapshot_at(game_id, 12)[0] == Snapshot(12, "test-1", b"{}", "s0")
+        assert store.snapshot_at(game_id, 11)[0] is None
+        store.save_snapshot(game_id, Snapshot(24, "test-1", b"{}", "s1"))
+        assert store.snapshot_at(game_id, 23)[0] == Snapshot(12, "test-1", b"{}", "s0")
+        assert store.snapshot_at(game_id, 30)[0] == Snapshot(24, "test-1", b"{}", "s1")
+
+    def test_a_glance_reads_meta_role_key_and_new_events_at_once(self, store: EventStore) -> None:
+        game_id, first = new_game(store, 2)
+        append(store, game_id, first, 2, idempotency_key="k", fingerprint="ab")
+        glance = store.glance(game_id, after=2, token_hash="h", idempotency_key="k")
+        assert glance.meta == store.meta(game_id) and glance.meta.version == 4
+        assert glance.role == "seat:0" and glance.prior == "ab|3|4"
+        assert [e.version for e in glance.events] == [3, 4]
+        bare = store.glance(game_id)
+        assert (bare.role, bare.prior, bare.events) == (None, None, [])
+        assert store.glance(game_id, after=4, token_hash="x", idempotency_key="y").events == []
+        assert store.prior_result(game_id, "k") == "ab|3|4" and store.prior_result(game_id, "y") is None
+        with pytest.raises(UnknownGame):
+            store.glance("no-such-game", after=0)
