@@ -84,14 +84,15 @@ def deployment() -> Iterator[Deployment]:
     with contextlib.ExitStack() as stack:
         first, _ = stack.enter_context(served_api(env, workers=2))
         second, _ = stack.enter_context(served_api(env, workers=2))
+        stack.callback(_drop_queues, env)
         worker = Worker(TMP, env | {"ORRERY_PUBLIC_URL": first}).start()
         stack.callback(worker.stop)
-        stack.callback(_drop_queues, env)
         yield Deployment((first, second), env, cluster, broker, worker)
 
 
 def _drop_queues(env: dict[str, str]) -> None:
-    """Delete this run's queues from the broker, so that a shared RabbitMQ keeps none of them."""
+    """Delete this run's queues from the broker once its worker has stopped (a running worker declares
+    them again), so that a shared RabbitMQ keeps none of them."""
     from app import Settings, make_celery, queue_names
 
     settings = Settings.from_env(env)
