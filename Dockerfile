@@ -10,4 +10,4 @@ COPY web ./web
 RUN pip install --no-cache-dir . && useradd --system --home /srv/orrery orrery && chown orrery /srv/orrery
 USER orrery
 EXPOSE 8000
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "gevent", "--worker-connections", "1000", "--graceful-timeout", "10", "--limit-request-line", "16384", "--limit-request-field_size", "65536", "--config", "api/server_hooks.py", "app:create_app()"]
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "4", "--worker-class", "gevent", "--worker-connections", "2000", "--graceful-timeout", "10", "--limit-request-line", "16384", "--limit-request-field_size", "65536", "--config", "api/server_hooks.py", "app:create_app()"]

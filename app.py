@@ -60,8 +60,9 @@ class Settings:
     """Open live streams (SSE and NDJSON) per client address, over all API processes."""
     streams_per_game: int = 200
     """Open live streams per game, over all API processes."""
-    streams_per_worker: int = 800
-    """Open live streams per API process; keep it below gunicorn's ``--worker-connections``."""
+    streams_per_worker: int = 1500
+    """Open live streams per API process; keep it below gunicorn's ``--worker-connections`` (``WORKER_CONNECTIONS``).
+    Two processes hold 2,000 viewers even when the kernel hands one of them three in four."""
     trust_proxy: int = 0
     """How many proxies in front of the API to trust for ``X-Forwarded-For`` (0: none; the socket's address)."""
     webhook_allow: tuple[Network, ...] = ()
@@ -157,12 +158,13 @@ def load_games(settings: Settings) -> list[str]:
     return contract.names()
 
 
-WORKER_CONNECTIONS = 1000
-"""Connections one gevent API process serves at once (gunicorn's ``--worker-connections``)."""
+WORKER_CONNECTIONS = 2000
+"""Connections one gevent API process serves at once (gunicorn's ``--worker-connections``): room for
+``Settings.streams_per_worker`` live streams (a greenlet and a socket each) and 500 ordinary requests."""
 
-REDIS_MAX_CONNECTIONS = 4 * WORKER_CONNECTIONS
-"""The ceiling of one process's Redis pool. Each open live stream holds a connection while it blocks
-on XREAD, so the pool must outgrow the connections a process serves (redis-py's default is 100)."""
+REDIS_MAX_CONNECTIONS = 2 * WORKER_CONNECTIONS
+"""The ceiling of one process's Redis pool: a connection per request in flight, plus one per followed game
+(``api.fanout``) or open bot stream, each blocked on XREAD (redis-py's default is 100)."""
 
 
 CLUSTER_REQUEST_TTL = 80

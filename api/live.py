@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from flask import Response, request
@@ -13,6 +13,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs, schemas
+from api.fanout import Hub, hub_for
 from api.games import BEARER, bearer_token, service
 from api.limits import STREAM_TOO_MANY, stream_response
 from domain.contract import Viewer
@@ -32,27 +33,32 @@ LAST_EVENT_ID = {
 }
 
 
-def game_events(svc: GameService, game_id: str, viewer: Viewer, after: int, heartbeat_s: int) -> Iterator[str]:
-    """SSE frames: each event once, in order, as ``viewer`` may see it; a comment when idle."""
+def game_events(
+    svc: GameService, game_id: str, viewer: Viewer, after: int, heartbeat_s: int, hub: Hub | None = None
+) -> Generator[str, None, None]:
+    """SSE frames: each event once, in order, as ``viewer`` may see it; a comment when idle.
+
+    The stream follows the game through this process's :class:`~api.fanout.Hub` (``hub``, or the one
+    for ``svc``): one blocking read per game and process, whatever the number of streams.
+    """
     yield "retry: 2000\n\n"
-    last_output = time.monotonic()
-    while True:
-        head = svc.head(game_id)
-        limit = svc.visible(game_id, viewer).version
-        if limit > after:
-            for envelope in svc.store.read(game_id, after=after, upto=limit):
-                data = canonical(svc.project(head, envelope, viewer))
-                yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
-                after = envelope.version
-            last_output = time.monotonic()
-        if head.over and head.scored is not None and after >= head.version:
-            yield f"event: end\ndata: {canonical({'version': head.version})}\n\n"
-            return
-        idle = time.monotonic() - last_output
-        svc.store.wait(game_id, after=head.version, block_ms=max(1, int((heartbeat_s - idle) * 1000)))
-        if time.monotonic() - last_output >= heartbeat_s:
-            yield ": heartbeat\n\n"
-            last_output = time.monotonic()
+    with (hub or hub_for(svc)).follow(game_id) as feed:
+        last_output = time.monotonic()
+        while True:
+            head = feed.head
+            limit = feed.limit(head, viewer)
+            if limit > after:
+                for version, frame in feed.frames(head, viewer, after, limit):
+                    yield frame
+                    after = version
+                last_output = time.monotonic()
+            if head.over and head.scored is not None and after >= head.version:
+                yield f"event: end\ndata: {canonical({'version': head.version})}\n\n"
+                return
+            feed.wait(head.version, timeout=max(0.001, heartbeat_s - (time.monotonic() - last_output)))
+            if time.monotonic() - last_output >= heartbeat_s:
+                yield ": heartbeat\n\n"
+                last_output = time.monotonic()
 
 
 def bot_turns(svc: GameService, token: str, heartbeat_s: int) -> Iterator[str]:

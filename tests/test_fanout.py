@@ -1,0 +1,143 @@
+"""The live-stream hub: one reader per followed game and process, shared by its subscribers,
+with each stream's events once, in order, resumable, and as its viewer may see them."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from api.fanout import Hub, hub_for
+from api.live import game_events
+from domain.contract import Role, Viewer
+from events.service import GameService
+from tests.conftest import wait_for
+from tests.test_streams import SSE, create, ids, move
+
+SQUARES = ("a1", "b2", "c3", "b1", "b3")
+
+
+class Follower:
+    """``game_events`` through a hub, read in a thread: the versions it yielded, in order."""
+
+    def __init__(self, service: GameService, hub: Hub, game_id: str, viewer: Viewer, after: int = 0) -> None:
+        self.frames = game_events(service, game_id, viewer, after, 1, hub=hub)
+        self.versions: list[int] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        for frame in self.frames:
+            if frame.startswith("id: "):
+                self.versions.append(int(frame.split("\n", 1)[0][4:]))
+            if self.stop.is_set():
+                break
+        self.frames.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture
+def hub(service: GameService) -> Iterator[Hub]:
+    yield Hub(service, block_ms=200)
+
+
+def play(client: Any, game: dict[str, Any], squares: tuple[str, ...]) -> None:
+    for square in squares:
+        seat = client.get(f"/v1/games/{game['id']}", headers=bearer(game["seats"][0]["token"])).json["to_act"][0]
+        response = client.post(
+            f"/v1/games/{game['id']}/moves", json={"move": square}, headers=bearer(game["seats"][seat]["token"])
+        )
+        assert response.status_code == 201, response.json
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: Any, **options: Any) -> dict[str, Any]:
+    response = client.post("/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]} | options)
+    assert response.status_code == 201, response.json
+    return dict(response.json)
+
+
+class TestOneReaderForManyStreams:
+    def test_many_subscribers_get_every_event_once_in_order(self, client: Any, service: GameService, hub: Hub) -> None:
+        game = new_game(client)
+        followers = [Follower(service, hub, game["id"], Role.SPECTATOR) for _ in range(25)]
+        wait_for(lambda: all(f.versions == [1, 2, 3, 4] for f in followers))
+        feed = hub.feeds[game["id"]]
+        assert list(hub.feeds) == [game["id"]] and feed.subscribers == 25
+        play(client, game, SQUARES)
+        final = service.head(game["id"]).version
+        wait_for(lambda: all(f.versions == list(range(1, final + 1)) for f in followers))
+        assert hub.feeds[game["id"]] is feed
+        for f in followers:
+            f.close()
+
+    def test_spectators_share_frames_and_each_seat_sees_its_own_secret(
+        self, client: Any, service: GameService, hub: Hub
+    ) -> None:
+        game = new_game(client)
+        with hub.follow(game["id"]) as feed:
+            head = feed.head
+            spectators = [list(feed.frames(head, Role.SPECTATOR, 0, head.version)) for _ in range(2)]
+            seats = [list(feed.frames(head, seat, 0, head.version)) for seat in (0, 1)]
+        assert all(a[1] is b[1] for a, b in zip(*spectators, strict=True))
+        dealt = [[f for _, f in frames if "SecretSquareDealt" in f] for frames in seats]
+        assert [['"redacted":false' in f for f in frames] for frames in dealt] == [[True, False], [False, True]]
+
+    def test_a_resumed_stream_loses_nothing(self, live_server: str) -> None:
+        game = create(live_server)
+        url = f"{live_server}/v1/games/{game['id']}/stream"
+        watching, first = SSE(url), SSE(url)
+        wait_for(lambda: ids(first) == [1, 2, 3, 4])
+        move(live_server, game, "a1")
+        wait_for(lambda: ids(first) == [1, 2, 3, 4, 5, 6])
+        first.close()
+        move(live_server, game, "b2")
+        move(live_server, game, "c3")
+        resumed = SSE(url, {"Last-Event-ID": "6"})
+        wait_for(lambda: ids(resumed) == [7, 8, 9, 10])
+        move(live_server, game, "b1")
+        wait_for(lambda: ids(resumed) == list(range(7, 13)) and ids(watching) == list(range(1, 13)))
+        resumed.close()
+        watching.close()
+
+
+class TestSpectatorDelay:
+    def test_spectators_are_held_behind_on_a_shared_feed_and_seats_are_not(
+        self, client: Any, service: GameService, hub: Hub
+    ) -> None:
+        game = new_game(client, options={"spectator_delay": 2})
+        play(client, game, ("a1", "b1"))
+        spectator = Follower(service, hub, game["id"], Role.SPECTATOR)
+        seat = Follower(service, hub, game["id"], 0)
+        wait_for(lambda: spectator.versions == [1, 2, 3, 4, 5, 6] and seat.versions == list(range(1, 9)))
+        play(client, game, ("c1",))
+        wait_for(lambda: seat.versions == list(range(1, 11)))
+        wait_for(lambda: spectator.versions == list(range(1, 9)))
+        assert hub.feeds[game["id"]].subscribers == 2
+        spectator.close()
+        seat.close()
+
+
+class TestReaderLifetime:
+    def test_the_reader_stops_when_its_last_subscriber_leaves(self, client: Any, hub: Hub) -> None:
+        game = new_game(client)
+        with hub.follow(game["id"]) as feed, hub.follow(game["id"]) as same:
+            assert same is feed and feed.subscribers == 2 and feed.reader.is_alive()
+        wait_for(lambda: not feed.reader.is_alive(), timeout=5)
+        assert game["id"] not in hub.feeds
+        with hub.follow(game["id"]) as fresh:
+            assert fresh is not feed and fresh.reader.is_alive()
+        wait_for(lambda: not fresh.reader.is_alive(), timeout=5)
+
+    def test_one_hub_per_service(self, service: GameService) -> None:
+        assert hub_for(service) is hub_for(service)
