@@ -79,6 +79,8 @@ class TestOneReaderForManyStreams:
         wait_for(lambda: all(f.versions == list(range(1, final + 1)) for f in followers))
         assert hub.feeds[game["id"]] is feed
         for f in followers:
+            f.stop.set()
+        for f in followers:
             f.close()
 
     def test_spectators_share_frames_and_each_seat_sees_its_own_secret(
@@ -95,7 +97,7 @@ class TestOneReaderForManyStreams:
 
     def test_a_resumed_stream_loses_nothing(self, live_server: str) -> None:
         game = create(live_server)
-        url = f"{live_server}/v1/games/{game['id']}/stream"
+        url = f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1"
         watching, first = SSE(url), SSE(url)
         wait_for(lambda: ids(first) == [1, 2, 3, 4])
         move(live_server, game, "a1")

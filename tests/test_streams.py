@@ -78,7 +78,7 @@ def ids(stream: SSE) -> list[int]:
 class TestGameStream:
     def test_events_arrive_in_order_and_resume_without_gap_or_duplicate(self, live_server: str) -> None:
         game = create(live_server)
-        url = f"{live_server}/v1/games/{game['id']}/stream"
+        url = f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1"
         first = SSE(url)
         wait_for(lambda: ids(first) == [1, 2, 3, 4])
         move(live_server, game, "a1")
@@ -98,7 +98,8 @@ class TestGameStream:
     def test_each_seat_sees_its_own_secret(self, live_server: str) -> None:
         game = create(live_server)
         seat0 = SSE(
-            f"{live_server}/v1/games/{game['id']}/stream", {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+            f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1",
+            {"Authorization": f"Bearer {game['seats'][0]['token']}"},
         )
         wait_for(lambda: len(ids(seat0)) == 4)
         dealt = [e for e in seat0.events() if e["type"] == "SecretSquareDealt"]
@@ -113,7 +114,7 @@ class TestGameStream:
 
     def test_the_stream_ends_once_the_game_is_scored(self, live_server: str, worker: Worker) -> None:
         game = create(live_server)
-        stream = SSE(f"{live_server}/v1/games/{game['id']}/stream")
+        stream = SSE(f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1")
         requests.post(
             f"{live_server}/v1/games/{game['id']}/moves",
             json={"move": "resign"},
@@ -147,7 +148,7 @@ class TestSpectatorDelay:
         assert events["version"] == 6 and [e["version"] for e in events["events"]][-1] == 6
         too_far = requests.get(f"{live_server}/v1/games/{game['id']}/state?at=8", timeout=10)
         assert too_far.status_code == 422
-        stream = SSE(f"{live_server}/v1/games/{game['id']}/stream")
+        stream = SSE(f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1")
         wait_for(lambda: ids(stream) == [1, 2, 3, 4, 5, 6])
         move(live_server, game, "c1")
         wait_for(lambda: ids(stream) == list(range(1, 9)))
