@@ -5,9 +5,12 @@ Starts the API under gunicorn against a Redis (the embedded one, or
 
 * moves of the test game (tic-tac-toe) through ``POST /v1/games/{id}/moves``;
 * the floor: an endpoint this script registers itself, which only appends one
-  event through the store, with no rules, no fold and no schema.
+  event through the store, with no rules, no fold and no schema;
+* the same floor behind the moves' rate limits (per seat token, per address, and the
+  bad-token limit of requests that carry a token), sent with a seat's token, which
+  shows what the rate limiter costs a move.
 
-Rounds of both alternate, so that the machine's noise hits both alike. It
+Rounds of all three alternate, so that the machine's noise hits both alike. It
 prints moves/s, floor/s, their ratio, and the raw appends/s of the store
 called from Python with no HTTP at all.
 
@@ -38,6 +41,7 @@ def bench_app() -> Any:
     """The API plus the floor endpoint; gunicorn loads this."""
     from flask import jsonify
 
+    from api.limits import address_key, token_key
     from app import create_app
     from events.envelope import seal
 
@@ -63,6 +67,12 @@ def bench_app() -> Any:
         appended = store.append(game_id, meta.version, meta.hash, [envelope], game=meta.game)
         return jsonify({"version": appended.last}), 201
 
+    settings = app.extensions["orrery.settings"]
+    limiter = app.extensions["orrery.limiter"]
+    limited: Any = append_only
+    for value, key in ((settings.limit_moves, token_key), (settings.limit_moves_per_address, address_key)):
+        limited = limiter.limit(value, key_func=key, methods=["POST"])(limited)
+    app.add_url_rule("/bench/append-limited/<game_id>", "append_limited", limited, methods=["POST"])
     return app
 
 
@@ -88,10 +98,12 @@ def drive_moves(http: requests.Session, url: str, count: int) -> float:
     return spent
 
 
-def drive_floor(http: requests.Session, url: str, game_id: str, count: int) -> float:
+def drive_floor(http: requests.Session, url: str, game_id: str, count: int, token: str | None = None) -> float:
+    """Seconds spent on ``count`` floor appends; with a ``token``, through the moves' rate limits as a seat."""
+    path, headers = ("append-limited", {"Authorization": f"Bearer {token}"}) if token else ("append", {})
     started = time.perf_counter()
     for _ in range(count):
-        response = http.post(f"{url}/bench/append/{game_id}")
+        response = http.post(f"{url}/bench/{path}/{game_id}", headers=headers)
         assert response.status_code == 201, response.text
     return time.perf_counter() - started
 
@@ -136,22 +148,27 @@ def measure(target: Any, rounds: int, per_round: int) -> float:
     with gunicorn(target, "benchmarks.move_path:bench_app()", threads=4) as url:
         http = requests.Session()
         floor_game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]})
-        floor_id = floor_game.json()["id"]
+        floor_id, seat_token = floor_game.json()["id"], floor_game.json()["seats"][0]["token"]
         drive_moves(http, url, 50)
         drive_floor(http, url, floor_id, 50)
-        move_time = floor_time = 0.0
+        drive_floor(http, url, floor_id, 50, seat_token)
+        move_time = floor_time = limited_time = 0.0
         for _ in range(rounds):
             move_time += drive_moves(http, url, per_round)
             floor_time += drive_floor(http, url, floor_id, per_round)
+            limited_time += drive_floor(http, url, floor_id, per_round, seat_token)
         total = rounds * per_round
         moves_per_s = total / move_time
         floor_per_s = total / floor_time
+        limited_per_s = total / limited_time
         raw = raw_appends(target.url, target.namespace, total)
         setting = f"{target.where}; gunicorn 2 workers x 4 threads; one client; {total} requests each"
         print(f"move path benchmark ({setting})")
         print(f"  moves through the API:      {moves_per_s:8.0f} moves/s  ({1000 / moves_per_s:.2f} ms each)")
         print(f"  floor (append only, HTTP):  {floor_per_s:8.0f} appends/s ({1000 / floor_per_s:.2f} ms each)")
         print(f"  ratio moves / floor:        {moves_per_s / floor_per_s:8.2f}")
+        print(f"  floor with the rate limits: {limited_per_s:8.0f} appends/s ({1000 / limited_per_s:.2f} ms each)")
+        print(f"  ratio moves / that floor:   {moves_per_s / limited_per_s:8.2f}")
         print(f"  raw store appends (Python): {raw:8.0f} appends/s ({1000 / raw:.3f} ms each)")
     return moves_per_s
 
