@@ -48,12 +48,14 @@ ERROR_STATUSES: dict[int, str] = {
     "`illegal_move` (the rules forbid it), with the reason in `message`.",
     423: "`game_over`: the game is over and takes no more moves.",
     429: "`too_many_requests` (a rate limit; see `Retry-After`) or `too_many_streams` (a cap on open streams).",
+    503: "`store_unavailable`: the game store did not answer in time (a Redis Cluster slot moving, a node "
+    "failing over); nothing was written; retry after `Retry-After` seconds.",
 }
 """What each error status means, for every operation that lists it."""
 
 RETRY_AFTER = {
     "Retry-After": {
-        "description": "Seconds to wait before trying again (on a rate limit).",
+        "description": "Seconds to wait before trying again (on a rate limit, or while the store is unavailable).",
         "schema": {"type": "integer"},
     }
 }
@@ -91,7 +93,7 @@ def error_response(operation_id: str, status: int) -> dict[str, Any]:
     if found:
         media["examples"] = found
     out: dict[str, Any] = {"description": ERROR_STATUSES[status], "content": {"application/json": media}}
-    if status == 429:
+    if status in (429, 503):
         out["headers"] = RETRY_AFTER
     return out
 
@@ -107,7 +109,7 @@ def operation(
     ``success`` names the statuses documented by ``@blp.response`` that get examples from the data. Statuses
     are ints, as flask-smorest keys its own responses, so that the examples merge into them.
     """
-    responses: dict[int, Any] = {status: error_response(operation_id, status) for status in errors}
+    responses: dict[int, Any] = {status: error_response(operation_id, status) for status in (*errors, 503)}
     for status in success:
         found = _response_examples(operation_id, status)
         if found:

@@ -383,3 +383,20 @@ def test_moving_a_slot_while_games_are_played_loses_no_acknowledged_move(deploym
         assert body["result"]["winners"] == [0]
     counts = {status: answers.count(status) for status in set(answers)}
     print(json.dumps({"slot": slot, "keys_moved": moved, "during": during, "answers": counts}))
+
+
+def test_a_store_that_does_not_answer_is_a_503_with_retry_after(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    created = client.post("/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]})
+    assert created.status_code == 201
+    store = client.application.extensions["orrery.service"].store
+
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        raise redis.exceptions.ClusterError("TTL exhausted.")
+
+    monkeypatch.setattr(store, "glance", unavailable)
+    response = client.get(f"/v1/games/{created.json['id']}")
+    assert response.status_code == 503
+    assert response.json["error"]["code"] == "store_unavailable"
+    assert response.headers["Retry-After"] == "1"
+    documented = client.get("/openapi.json").json["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
+    assert "503" in documented and "Retry-After" in documented["503"]["headers"]
