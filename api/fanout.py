@@ -1,13 +1,14 @@
-"""One reader per followed game and process: live streams share its reads and projections.
+"""One reader per bucket and process: live streams share its reads and projections.
 
 A :class:`Hub` holds one :class:`Feed` per game that at least one live stream of this
-process follows. A feed's reader (a thread, which gevent's monkey-patching turns into a
-greenlet) blocks on the game's Redis stream (``EventStore.wait``: one XREAD on one key,
-so it names one slot under a Redis Cluster), folds the new head once, and wakes its
+process follows. One reader per bucket (a thread, which gevent's monkey-patching turns
+into a greenlet) blocks on the streams of all the bucket's followed games at once
+(``EventStore.wait_many``: one XREAD on keys that share the bucket's hash tag, so it
+names one slot under a Redis Cluster), folds each new head once, and wakes the game's
 subscribers through a ``threading.Condition``. Subscribers share the envelopes it read
 and the projections they render: all spectators of a game share one SSE frame per event,
-each seat renders its own. A feed stops once its last subscriber has left (within one
-blocking read).
+each seat renders its own. A feed leaves the hub once its last subscriber has left (within
+one blocking read), and a reader ends with its bucket's last feed.
 
 Envelopes and frames are kept for the newest :data:`WINDOW` versions read; a subscriber
 that resumes further back reads its gap from the store, as a stream without a hub would.
@@ -17,16 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import uuid
 import weakref
 from collections.abc import Iterator
 
 from domain.contract import Viewer
 from events.envelope import Envelope, canonical
+from events.keys import bucket_of
 from events.record import Record
 from events.service import GameService
 
 READ_BLOCK_MS = 5_000
-"""How long a feed's reader blocks on Redis before it checks whether anyone still follows the game."""
+"""How long a bucket's reader blocks on Redis before it checks which of its games are still followed."""
 
 WINDOW = 512
 """How many of a game's newest versions a feed keeps envelopes and frames for."""
@@ -38,6 +41,7 @@ class Feed:
     def __init__(self, hub: Hub, game_id: str, head: Record) -> None:
         self.hub = hub
         self.game_id = game_id
+        self.bucket = bucket_of(game_id)
         self.head = head
         self.error: BaseException | None = None
         self.subscribers = 0
@@ -45,7 +49,7 @@ class Feed:
         self._envelopes: dict[int, Envelope] = {}
         self._frames: dict[tuple[int, Viewer, bool], str] = {}
         self._limits: dict[tuple[int, Viewer], int] = {}
-        self.reader = threading.Thread(target=self._read, name=f"orrery-feed-{game_id}", daemon=True)
+        self.reader: threading.Thread = hub.reader_thread(self.bucket)
 
     def limit(self, head: Record, viewer: Viewer) -> int:
         """The newest version ``viewer`` may see at ``head`` (``GameService.visible``, computed once per head)."""
@@ -80,6 +84,19 @@ class Feed:
         if self.error is not None:
             raise self.error
 
+    def deliver(self, head: Record, arrived: list[Envelope]) -> None:
+        """Keep the events the reader brought and wake the subscribers at the new ``head``."""
+        self._keep([e for e in arrived if e.version <= head.version])
+        with self.changed:
+            self.head = head
+            self.changed.notify_all()
+
+    def fail(self, error: BaseException) -> None:
+        """End every stream of this feed with ``error`` (their clients resume with Last-Event-ID)."""
+        with self.changed:
+            self.error = error
+            self.changed.notify_all()
+
     def _keep(self, envelopes: list[Envelope]) -> None:
         for envelope in envelopes:
             self._envelopes[envelope.version] = envelope
@@ -88,32 +105,21 @@ class Feed:
             self._envelopes = {v: e for v, e in self._envelopes.items() if v > floor}
             self._frames = {k: f for k, f in self._frames.items() if k[0] > floor}
 
-    def _read(self) -> None:
-        svc, head = self.hub.svc, self.head
-        try:
-            while self.hub.still_followed(self):
-                arrived = svc.store.wait(self.game_id, after=head.version, block_ms=self.hub.block_ms)
-                if not arrived:
-                    continue
-                head = svc.head(self.game_id)
-                self._keep([e for e in arrived if e.version <= head.version])
-                with self.changed:
-                    self.head = head
-                    self.changed.notify_all()
-        except Exception as error:
-            self.hub.drop(self)
-            with self.changed:
-                self.error = error
-                self.changed.notify_all()
-
 
 class Hub:
-    """The feeds of one process's live streams, one per followed game."""
+    """The feeds of one process's live streams, one per followed game, read by one thread per bucket.
+
+    All the games of a bucket share its hash tag, so one blocking read (``EventStore.wait_many``) names
+    every followed game of the bucket and stays on one Redis Cluster slot: a process holds at most one
+    blocking Redis connection per bucket, whatever the number of games and streams it follows.
+    """
 
     def __init__(self, svc: GameService, *, block_ms: int = READ_BLOCK_MS) -> None:
         self.svc = svc
         self.block_ms = block_ms
+        self.id = uuid.uuid4().hex
         self.feeds: dict[str, Feed] = {}
+        self.readers: dict[int, threading.Thread] = {}
         self._lock = threading.Lock()
 
     @contextlib.contextmanager
@@ -131,32 +137,78 @@ class Hub:
             with self._lock:
                 feed.subscribers -= 1
 
-    def still_followed(self, feed: Feed) -> bool:
-        """Whether ``feed`` has a subscriber; if not, it leaves the hub and its reader ends."""
-        with self._lock:
-            if feed.subscribers > 0:
-                return True
-            if self.feeds.get(feed.game_id) is feed:
-                del self.feeds[feed.game_id]
-            return False
+    def reader_thread(self, bucket: int) -> threading.Thread:
+        """The thread that reads ``bucket``'s followed games (made, not started, if none is registered).
+        Call it holding the hub's lock."""
+        found = self.readers.get(bucket)
+        if found is None:
+            found = threading.Thread(target=self._read, args=(bucket,), name=f"orrery-feeds-{bucket}", daemon=True)
+        return found
 
-    def drop(self, feed: Feed) -> None:
-        """Remove a failed feed, so that the next subscriber starts a fresh one."""
+    def followed(self, bucket: int) -> dict[str, Feed]:
+        """The feeds of ``bucket`` that still have a subscriber; the others leave the hub. With none left, the
+        bucket's reader is forgotten (and ends)."""
         with self._lock:
-            if self.feeds.get(feed.game_id) is feed:
-                del self.feeds[feed.game_id]
+            for game_id, feed in list(self.feeds.items()):
+                if feed.bucket == bucket and feed.subscribers <= 0:
+                    del self.feeds[game_id]
+            kept = {g: f for g, f in self.feeds.items() if f.bucket == bucket}
+            if not kept:
+                self.readers.pop(bucket, None)
+            return kept
 
     def _start(self, game_id: str) -> Feed:
         head = self.svc.head(game_id)
+        started = woken = False
         with self._lock:
             feed = self.feeds.get(game_id)
             if feed is None:
                 feed = self.feeds[game_id] = Feed(self, game_id, head)
-                feed.subscribers += 1
-                feed.reader.start()
-            else:
-                feed.subscribers += 1
+                if self.readers.get(feed.bucket) is not feed.reader:
+                    self.readers[feed.bucket] = feed.reader
+                    started = True
+                else:
+                    woken = True
+            feed.subscribers += 1
+        if started:
+            feed.reader.start()
+        elif woken:
+            self.svc.store.wake(feed.bucket, self.id)
         return feed
+
+    def _read(self, bucket: int) -> None:
+        svc, woken = self.svc, "0-0"
+        while True:
+            feeds = self.followed(bucket)
+            if not feeds:
+                return
+            try:
+                found, woken = svc.store.wait_many(
+                    bucket,
+                    {game_id: feed.head.version for game_id, feed in feeds.items()},
+                    reader=self.id,
+                    woken=woken,
+                    block_ms=self.block_ms,
+                )
+            except Exception as error:
+                for feed in feeds.values():
+                    self._drop(feed, error)
+                continue
+            for game_id, arrived in found.items():
+                if not arrived:
+                    continue
+                feed = feeds[game_id]
+                try:
+                    feed.deliver(svc.head(game_id), arrived)
+                except Exception as error:
+                    self._drop(feed, error)
+
+    def _drop(self, feed: Feed, error: BaseException) -> None:
+        """Remove a failed feed, so that the next subscriber starts a fresh one, and end its streams."""
+        with self._lock:
+            if self.feeds.get(feed.game_id) is feed:
+                del self.feeds[feed.game_id]
+        feed.fail(error)
 
 
 _hubs: weakref.WeakKeyDictionary[GameService, Hub] = weakref.WeakKeyDictionary()

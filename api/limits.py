@@ -35,8 +35,9 @@ from events.service import ServiceError, token_hash
 STREAM_SLOT_TTL_MS = 45_000
 """How long an open stream's slot lives without a refresh: three of the longest heartbeats (15 s)."""
 
-STREAM_REFRESH_S = 5.0
-"""A running stream pushes its slots' expiry forward at most this often (on its next frame or heartbeat)."""
+STREAM_REFRESH_S = 15.0
+"""A running stream pushes its slots' expiry forward at most this often, on its next frame or heartbeat. A frame
+comes at least every 15 s, so a slot is refreshed within 30 s, before its 45 s run out."""
 
 STREAM_TOO_MANY = {
     "description": "Too many live streams are open for this client address, this game or this server "

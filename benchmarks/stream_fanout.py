@@ -146,9 +146,12 @@ async def watch(
         writer.close()
 
 
-def clients(url: str, plan: list[tuple[str, int]], control: Connection) -> None:
+def clients(url: str, plan: list[tuple[str, int]], control: Connection, niceness: int = 0) -> None:
     """Open one stream per ``(game, after)`` in ``plan``; report when all are open and, once told the
-    final versions, when every client has them (or ``timeout`` passed)."""
+    final versions, when every client has them (or ``timeout`` passed). ``niceness`` lowers this process's
+    priority: real viewers run on their own machines, not on the server's cores."""
+    if niceness:
+        os.nice(niceness)
 
     async def main() -> None:
         host, _, port = url.removeprefix("http://").partition(":")
@@ -265,6 +268,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000, help="ordinary reads timed on an idle server")
     parser.add_argument("--design", choices=("hub", "per-client"), default="hub")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds the clients wait for the last event")
+    parser.add_argument(
+        "--viewer-nice",
+        type=int,
+        default=10,
+        help="niceness of the process that plays the 2,000 viewers, which shares the server's cores here",
+    )
     args = parser.parse_args()
     env = {
         "ORRERY_STREAMS_PER_ADDRESS": str(args.clients + 10),
@@ -287,7 +296,7 @@ def main() -> None:
         plan = [(games[i % args.games]["id"], games[i % args.games]["version"]) for i in range(args.clients)]
         spawn = multiprocessing.get_context("spawn")
         watching, watcher = spawn.Pipe()
-        watchers = spawn.Process(target=clients, args=(url, plan, watcher))
+        watchers = spawn.Process(target=clients, args=(url, plan, watcher, args.viewer_nice))
         opened_at = time.monotonic()
         watchers.start()
         connected = watching.recv()
@@ -302,7 +311,10 @@ def main() -> None:
 
     expected = sum(final[game] - after for game, after in plan)
     moves = args.moves * args.games
-    print(f"Live viewers, {args.design} design; {target.where}; {API_PROCESSES} gunicorn gevent processes")
+    print(
+        f"Live viewers, {args.design} design; {target.where}; {API_PROCESSES} gunicorn gevent processes; "
+        f"the viewers' process at niceness {args.viewer_nice}"
+    )
     print(f"  {connected} of {args.clients} clients connected on {args.games} games (all open in {opened_s:.1f} s)")
     print(f"  events expected {expected}, received {received} in order, {out_of_order} out of order or repeated")
     if latencies:

@@ -94,6 +94,10 @@ class Keyspace:
         """The one pull stream that may read a bot seat's turn requests now."""
         return f"{self.namespace}:pull-owner:{token_hash}"
 
+    def wake(self, bucket: int, reader: str) -> str:
+        """A stream that wakes one live-stream reader blocked on a bucket's games (see ``EventStore.wait_many``)."""
+        return f"{self.tag(bucket)}:wake:{reader}"
+
     def game_streams(self, game_id: str) -> str:
         """The open live streams of one game: a sorted set of stream ids scored by expiry (ms)."""
         return f"{self.tag(bucket_of(game_id))}:g:{game_id}:streams"

@@ -469,6 +469,37 @@ class EventStore:
         reply = self.redis.xread({self.keys.game(game_id).events: f"{after}-0"}, block=block_ms, count=500)
         return [Envelope.from_json(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
 
+    def wait_many(
+        self, bucket: int, after: Mapping[str, int], *, reader: str, woken: str, block_ms: int
+    ) -> tuple[dict[str, list[Envelope]], str]:
+        """Events of several games of one bucket, each after its version in ``after``, waiting up to ``block_ms``.
+
+        One blocking read names every game's stream and the reader's wake stream (all on the bucket's slot),
+        so a process follows all its games of a bucket on one connection; :meth:`wake` interrupts the wait,
+        for instance to add a game. ``woken`` is the last wake entry seen (``"0-0"`` at first); the newest one
+        read is returned beside the events, by game.
+        """
+        wake = self.keys.wake(bucket, reader)
+        streams = {self.keys.game(game_id).events: f"{version}-0" for game_id, version in after.items()}
+        by_key = {self.keys.game(game_id).events: game_id for game_id in after}
+        reply = self.redis.xread(streams | {wake: woken}, block=block_ms, count=500)
+        found: dict[str, list[Envelope]] = {}
+        for key, entries in reply or []:
+            name = key.decode() if isinstance(key, bytes) else str(key)
+            if name == wake:
+                woken = entries[-1][0].decode() if entries else woken
+                continue
+            found[by_key[name]] = [Envelope.from_json(fields[b"e"]) for _, fields in entries]
+        return found, woken
+
+    def wake(self, bucket: int, reader: str) -> None:
+        """Interrupt :meth:`wait_many` of ``reader`` on ``bucket``; its wake stream keeps a few entries a minute."""
+        key = self.keys.wake(bucket, reader)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xadd(key, {"w": "1"}, maxlen=8, approximate=False)
+        pipe.pexpire(key, 60_000)
+        pipe.execute()
+
     def snapshot(self, game_id: str) -> Snapshot | None:
         """The newest cached snapshot, if any."""
         raw = self.redis.hgetall(self.keys.game(game_id).snapshot)

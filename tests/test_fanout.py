@@ -143,3 +143,31 @@ class TestReaderLifetime:
 
     def test_one_hub_per_service(self, service: GameService) -> None:
         assert hub_for(service) is hub_for(service)
+
+
+class TestOneReaderPerBucket:
+    def test_games_of_a_bucket_share_a_reader_and_a_new_game_wakes_it(self, client: Any, service: GameService) -> None:
+        from events.keys import bucket_of
+
+        hub = Hub(service, block_ms=30_000)
+        games: dict[int, list[dict[str, Any]]] = {}
+        while not any(len(same) >= 3 for same in games.values()):
+            game = new_game(client)
+            games.setdefault(bucket_of(game["id"]), []).append(game)
+        first, second, third = next(same for same in games.values() if len(same) >= 3)[:3]
+        followers = [Follower(service, hub, first["id"], Role.SPECTATOR)]
+        wait_for(lambda: followers[0].versions == [1, 2, 3, 4])
+        reader = hub.feeds[first["id"]].reader
+        followers += [Follower(service, hub, g["id"], Role.SPECTATOR) for g in (second, third)]
+        wait_for(lambda: all(f.versions == [1, 2, 3, 4] for f in followers))
+        assert {hub.feeds[g["id"]].reader for g in (first, second, third)} == {reader}
+        assert list(hub.readers.values()).count(reader) == 1
+        play(client, third, ("a1",))
+        wait_for(lambda: followers[2].versions == [1, 2, 3, 4, 5, 6], timeout=5)
+        play(client, second, ("a1", "b1"))
+        wait_for(lambda: followers[1].versions == list(range(1, 9)), timeout=5)
+        assert followers[0].versions == [1, 2, 3, 4]
+        for f in followers:
+            f.stop.set()
+        for f in followers:
+            f.close()

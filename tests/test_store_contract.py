@@ -329,3 +329,22 @@ class TestSnapshotsByVersion:
         assert store.prior_result(game_id, "k") == "ab|3|4" and store.prior_result(game_id, "y") is None
         with pytest.raises(UnknownGame):
             store.glance("no-such-game", after=0)
+
+
+class TestWaitMany:
+    def test_one_read_follows_several_games_of_a_bucket_and_a_wake_interrupts_it(self, store: EventStore) -> None:
+        by_bucket: dict[int, list[tuple[str, list[Envelope]]]] = {}
+        while not any(len(games) >= 2 for games in by_bucket.values()):
+            game_id, first = new_game(store)
+            by_bucket.setdefault(store.keys.game(game_id).bucket, []).append((game_id, first))
+        bucket, games = next((b, g) for b, g in by_bucket.items() if len(g) >= 2)
+        (one, one_first), (two, two_first) = games[:2]
+        append(store, two, two_first, 2)
+        found, woken = store.wait_many(bucket, {one: 1, two: 1}, reader="r1", woken="0-0", block_ms=1_000)
+        assert list(found) == [two] and [e.version for e in found[two]] == [2, 3] and woken == "0-0"
+        threading.Timer(0.2, store.wake, (bucket, "r1")).start()
+        found, woken = store.wait_many(bucket, {one: 1, two: 3}, reader="r1", woken=woken, block_ms=10_000)
+        assert found == {} and woken != "0-0"
+        threading.Timer(0.2, append, (store, one, one_first)).start()
+        found, again = store.wait_many(bucket, {one: 1, two: 3}, reader="r1", woken=woken, block_ms=10_000)
+        assert [e.version for e in found[one]] == [2] and again == woken
