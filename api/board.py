@@ -59,7 +59,7 @@ def renderer(game: str) -> Callable[[Any], str] | None:
 
 @blp.route("/<game_id>/board.svg", parameters=[IF_NONE_MATCH])
 class Board(MethodView):
-    @blp.arguments(schemas.StateQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.StateQuery(), location="query", error_status_code=400)
     @blp.doc(**docs.operation("getBoard", 400, 401, 404, 409, 422, 429, security=docs.OPTIONAL_BEARER))
     @blp.doc(
         responses={

@@ -96,7 +96,7 @@ def etagged(body: dict[str, Any], version: int) -> Any:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(schemas.CreateGameRequest, error_status_code=400)
+    @blp.arguments(schemas.CreateGameRequest(), error_status_code=400)
     @blp.response(201, schemas.CreatedGame)
     @blp.doc(**docs.operation("createGame", 400, 413, 422, 429, success=[201]))
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +109,7 @@ class Games(MethodView):
         seed = None if body["seed"] is None else body["seed"].encode()
         return created_body(service().create(body["game"], seats, body["options"], seed))
 
-    @blp.arguments(schemas.ListQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.ListQuery(), location="query", error_status_code=400)
     @blp.response(200, schemas.GameList)
     @blp.doc(**docs.operation("listGames", 400, 422, 429, success=[200]))
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
@@ -142,7 +142,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(schemas.MoveRequest, error_status_code=400)
+    @blp.arguments(schemas.MoveRequest(), error_status_code=400)
     @blp.response(201, schemas.MoveResult)
     @blp.doc(
         **docs.operation("makeMove", 400, 401, 403, 404, 409, 413, 422, 423, 429, success=[201], security=BEARER),
@@ -174,7 +174,7 @@ class Moves(MethodView):
 
 @blp.route("/<game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @blp.arguments(schemas.LegalMovesQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.LegalMovesQuery(), location="query", error_status_code=400)
     @blp.response(200, schemas.LegalMoves)
     @blp.doc(**docs.operation("listLegalMoves", 400, 401, 403, 404, 409, 429, success=[200], security=BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -196,7 +196,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.EventsQuery(), location="query", error_status_code=400)
     @blp.response(200, schemas.EventPage)
     @blp.doc(**docs.operation("listEvents", 400, 401, 404, 409, 429, success=[200], security=docs.OPTIONAL_BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -208,7 +208,7 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/state", parameters=[IF_NONE_MATCH])
 class State(MethodView):
-    @blp.arguments(schemas.StateQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.StateQuery(), location="query", error_status_code=400)
     @blp.response(200, schemas.StateAt, headers=ETAG)
     @blp.doc(**docs.operation("getState", 400, 401, 404, 409, 422, 429, success=[200], security=docs.OPTIONAL_BEARER))
     @blp.doc(responses=NOT_MODIFIED)
@@ -221,7 +221,7 @@ class State(MethodView):
 
 @blp.route("/<game_id>/deliveries")
 class DeliveryLog(MethodView):
-    @blp.arguments(schemas.DeliveriesQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.DeliveriesQuery(), location="query", error_status_code=400)
     @blp.response(200, schemas.Deliveries)
     @blp.doc(**docs.operation("getDeliveries", 400, 401, 403, 404, 409, 429, security=BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -265,7 +265,7 @@ class Export(MethodView):
 
 @blp.route("/<game_id>/fork")
 class Fork(MethodView):
-    @blp.arguments(schemas.ForkRequest, error_status_code=400)
+    @blp.arguments(schemas.ForkRequest(), error_status_code=400)
     @blp.response(201, schemas.Forked)
     @blp.doc(**docs.operation("forkGame", 400, 401, 403, 404, 409, 413, 422, 429, security=BEARER))
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:

@@ -108,7 +108,7 @@ def last_event_id() -> int | None:
 
 @blp.route("/games/<game_id>/stream", parameters=[LAST_EVENT_ID])
 class GameStream(MethodView):
-    @blp.arguments(schemas.StreamQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.StreamQuery(), location="query", error_status_code=400)
     @blp.doc(**docs.operation("streamGame", 400, 401, 404, 409, 429, security=docs.OPTIONAL_BEARER))
     @blp.doc(
         responses={
@@ -132,7 +132,7 @@ class GameStream(MethodView):
 
 @blp.route("/bots/stream")
 class BotStream(MethodView):
-    @blp.arguments(schemas.BotStreamQuery, location="query", error_status_code=400)
+    @blp.arguments(schemas.BotStreamQuery(), location="query", error_status_code=400)
     @blp.doc(**docs.operation("streamBotTurns", 400, 401, 404, 429, security=BEARER))
     @blp.doc(
         responses={
