@@ -199,14 +199,14 @@ def build_service(settings: Settings) -> Any:
     from events.keys import Keyspace
     from events.service import GameService
     from events.store import EventStore
-    from workers.tasks import wake_relay
+    from workers.tasks import wake_relay_soon
 
     load_games(settings)
     store = EventStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
     return GameService(
         store,
         snapshot_every=settings.snapshot_every,
-        on_append=wake_relay,
+        on_append=wake_relay_soon,
         public_url=settings.public_url,
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )

@@ -17,6 +17,7 @@ never wait behind each other, so a slow webhook bot slows no other game.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import json
 import logging
@@ -61,6 +62,20 @@ def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
 def needs_worker(record: Record) -> bool:
     """Whether the game now waits on a worker: a finished game to score, or a bot to move."""
     return (record.over and record.scored is None) or bool(bot_seats_to_act(record))
+
+
+_waker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-wake")
+"""Sends the relay's wake-ups beside the request, in order (a greenlet under gevent)."""
+
+
+def wake_relay_soon(record: Record) -> None:
+    """:func:`wake_relay`, sent beside the caller rather than by it: a move's answer never waits on the broker.
+
+    A wake-up is only a hint (beat relays every bucket each second), so one that a dying process never
+    sends delays its game by at most a second.
+    """
+    if needs_worker(record):
+        _waker.submit(wake_relay, record)
 
 
 def wake_relay(record: Record) -> None:
