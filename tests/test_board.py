@@ -140,6 +140,6 @@ class TestSpectatorDelay:
 def test_the_operation_is_documented(client: Any) -> None:
     operation = client.get("/openapi.json").json["paths"]["/v1/games/{game_id}/board.svg"]["get"]
     assert operation["operationId"] == "getBoard"
-    assert set(operation["responses"]) == {"200", "304", "400", "401", "404", "409", "422", "429"}
+    assert set(operation["responses"]) == {"200", "304", "400", "401", "404", "409", "422", "429", "503"}
     assert "image/svg+xml" in operation["responses"]["200"]["content"]
     assert "no_board" in operation["responses"]["404"]["description"]
