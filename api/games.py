@@ -279,3 +279,18 @@ class Fork(MethodView):
         viewer = service().viewer_for(game_id, bearer_token())
         created = service().fork(game_id, body["at"], viewer, at_turn=body["at_turn"], seats=seats)
         return created_body(created) | {"forked_from": f"{game_id}@{created.record.version}"}
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(201, schemas.Rematched)
+    @blp.doc(**docs.operation("rematchGame", 401, 403, 404, 409, 422, 429, security=BEARER))
+    def post(self, game_id: str) -> dict[str, Any]:
+        """The same table again, once the game is over, with every seat moved one place on (creator only).
+
+        Seat 0 of the finished game plays as seat 1, and so on, the last seat as seat 0: the same game, options
+        and bots, a new seed and new tokens, shown only in this response.
+        """
+        viewer = service().viewer_for(game_id, bearer_token())
+        created = service().rematch(game_id, viewer)
+        return created_body(created) | {"rematch_of": game_id}

@@ -303,6 +303,10 @@ class Forked(CreatedGame):
     forked_from = fields.String(required=True, metadata={"description": "<game id>@<version>"})
 
 
+class Rematched(CreatedGame):
+    rematch_of = fields.String(required=True, metadata={"description": "The id of the finished game."})
+
+
 class StreamQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
     heartbeat = fields.Integer(load_default=10, validate=validate.Range(min=1, max=15))

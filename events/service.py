@@ -592,6 +592,27 @@ class GameService:
         seed, salt = self.store.sealed_seed(game_id)
         return self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}")
 
+    def rematch(self, game_id: str, viewer: Viewer) -> Created:
+        """The same table again as a new game: the same game, options and seats, every seat moved one place on
+        (seat 0 plays as seat 1, and the last as seat 0), a new seed and new tokens.
+
+        Only the creator may ask, once the game is over. Webhook seats are checked against the URL policy again.
+        """
+        if viewer is Role.SPECTATOR:
+            raise Unauthorized("a rematch needs the creator's token: 'Authorization: Bearer <token>'")
+        if viewer is not Role.AUDITOR:
+            raise Forbidden("only the game's creator may ask for a rematch")
+        head = self.head(game_id)
+        if not head.over:
+            raise InvalidRequest("a rematch starts once the game is over", field="game_id")
+        seats = list(head.created.seats)
+        rotated = [SeatSpec(str(seat["name"]), seat["bot"]) for seat in seats[-1:] + seats[:-1]]
+        options = dict(head.created.options)
+        names = options.get("seat_names")
+        if isinstance(names, list | tuple) and len(names) == len(seats):
+            options["seat_names"] = [names[-1], *names[:-1]]
+        return self.create(head.game.name, rotated, options)
+
     def _fork_boundary(self, game_id: str, viewer: Viewer, at: int | None, at_turn: int | None) -> int:
         """The version a fork starts from: ``at`` if it is a turn boundary the viewer may read, or the
         boundary ``at_turn`` turns after the deal; otherwise :class:`InvalidRequest`."""
