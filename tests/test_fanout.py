@@ -171,3 +171,33 @@ class TestOneReaderPerBucket:
             f.stop.set()
         for f in followers:
             f.close()
+
+
+class TestReaderFailure:
+    def test_a_store_error_ends_the_bucket_streams_and_the_next_follower_starts_afresh(
+        self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import redis
+
+        hub = Hub(service, block_ms=200)
+        game = new_game(client)
+        failing = True
+        real = service.store.wait_many
+
+        def flaky(*args: Any, **kwargs: Any) -> Any:
+            if failing:
+                raise redis.ConnectionError("the store went away")
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(service.store, "wait_many", flaky)
+        with hub.follow(game["id"]) as feed:
+            wait_for(lambda: feed.error is not None, timeout=5)
+            with pytest.raises(redis.ConnectionError):
+                feed.wait(feed.head.version, timeout=1)
+            assert game["id"] not in hub.feeds
+        failing = False
+        follower = Follower(service, hub, game["id"], Role.SPECTATOR)
+        wait_for(lambda: follower.versions == [1, 2, 3, 4])
+        play(client, game, ("a1",))
+        wait_for(lambda: follower.versions == [1, 2, 3, 4, 5, 6], timeout=5)
+        follower.close()
