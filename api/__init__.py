@@ -7,6 +7,7 @@ from flask_smorest import Api
 
 from api import docs, schemas
 from api.board import blp as board_blueprint
+from api.bots import blp as bots_blueprint
 from api.catalog import blp as catalog_blueprint
 from api.errors import register_error_handlers
 from api.games import blp as games_blueprint
@@ -60,6 +61,7 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(games_blueprint)
     api.register_blueprint(board_blueprint)
     api.register_blueprint(live_blueprint)
+    api.register_blueprint(bots_blueprint)
     api.register_blueprint(health_blueprint)
     api.register_blueprint(catalog_blueprint)
     docs.complete(api.spec)

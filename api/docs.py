@@ -23,7 +23,7 @@ from domain import contract
 from events.json_guard import MAX_INT, MAX_STRING_CHARS
 from events.record import SERVICE_EVENTS
 
-REQUEST_SCHEMAS = ("CreateGameRequest", "MoveRequest", "ForkRequest")
+REQUEST_SCHEMAS = ("CreateGameRequest", "MoveRequest", "ForkRequest", "BotRequest", "RotateRequest")
 """The request bodies; the JSON guard's limits (:mod:`events.json_guard`) are added to every schema they use."""
 TEXT_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 """Text the JSON guard accepts: no control character (C0, DEL or C1)."""
@@ -200,6 +200,7 @@ def complete(spec: APISpec) -> None:
     event_type["enum"] = event_types()
     games = contract.names()
     schemas["CreateGameRequest"]["properties"]["game"]["enum"] = games
+    schemas["BotRequest"]["properties"]["games"]["items"]["enum"] = games
     guard_limits(schemas, REQUEST_SCHEMAS)
     spec.options["webhooks"] = {
         "turn": {

@@ -45,7 +45,7 @@ STREAM_TOO_MANY = {
 }
 """The OpenAPI response of a stream refused by a cap."""
 
-RATE_LIMITED_ENDPOINTS = {"create": "games.Games", "moves": "games.Moves"}
+RATE_LIMITED_ENDPOINTS = {"create": "games.Games", "moves": "games.Moves", "register": "bots.Bots"}
 """The view endpoints that carry rate limits of their own."""
 
 _ACQUIRE = """
@@ -114,6 +114,7 @@ def init_limits(app: Flask) -> Limiter:
     limiter.init_app(app)
     limiter.request_filter(lambda: request.blueprint == "health")
     _limit(app, limiter, RATE_LIMITED_ENDPOINTS["create"], [(settings.limit_create, address_key)])
+    _limit(app, limiter, RATE_LIMITED_ENDPOINTS["register"], [(settings.limit_create, address_key)])
     _limit(
         app,
         limiter,

@@ -371,3 +371,55 @@ class TurnReply(Schema):
 
     move = fields.Raw(required=True, metadata=MOVE)
     expected_version = fields.Integer(allow_none=True)
+
+
+class BotRequest(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    games = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={"description": "The games the bot plays, e.g. `[\"homeworlds\"]`."},
+    )
+    webhook = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "The URL the bot's turn requests are POSTed to (give this or `stream`)."},
+    )
+    stream = fields.Boolean(
+        load_default=False, metadata={"description": "`true`: the bot pulls its events instead of a webhook."}
+    )
+
+
+class Bot(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    games = fields.List(fields.String(), required=True)
+    transport = fields.String(required=True, validate=validate.OneOf(["webhook", "stream"]))
+    created_at = fields.Integer(required=True, metadata={"description": "Milliseconds since the epoch."})
+    webhook = fields.String(metadata={"description": "The webhook URL, shown to the bot's owner only."})
+
+
+class BotRegistered(Bot):
+    api_key = fields.String(
+        required=True, metadata={"description": "The bot's secret (`Authorization: Bearer`); shown only here."}
+    )
+    webhook_secret = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "This registration's own signing secret (webhook bots); shown only here."},
+    )
+
+
+class RotateRequest(Schema):
+    rotate = fields.String(
+        required=True,
+        validate=validate.OneOf(["secret", "key"]),
+        metadata={"description": "`secret`: a new signing secret; `key`: a new API key. The old one stops at once."},
+    )
+
+
+class Rotated(Schema):
+    bot = fields.Nested(Bot, required=True)
+    api_key = fields.String(required=True, allow_none=True)
+    webhook_secret = fields.String(required=True, allow_none=True)

@@ -78,6 +78,14 @@ class Keyspace:
         """A sorted set of due times: turn deadlines and bot watchdogs."""
         return f"{self.tag(bucket)}:timers"
 
+    def bot(self, bot_id: str) -> str:
+        """A registered bot: its name, games, transport, signing secret and the hash of its API key."""
+        return f"{self.namespace}:{{bots}}:bot:{bot_id}"
+
+    def bot_keys(self) -> str:
+        """Which registered bot an API key belongs to, by the key's hash (on the registrations' slot)."""
+        return f"{self.namespace}:{{bots}}:keys"
+
     def webhooks(self) -> str:
         """Webhook endpoints by URL: their signing secret and whether a 410 disabled them."""
         return f"{self.namespace}:webhooks"

@@ -178,6 +178,22 @@ if ARGV[1] ~= '' then events = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) 
 return {meta, role, prior, events}
 """
 
+_REGISTER_BOT = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', KEYS[1], 'api_key_hash', ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+
+_ROTATE_BOT_KEY = """
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[1], 'api_key_hash', ARGV[2])
+return 1
+"""
+
 
 class StoreError(Exception):
     """Base of the store's errors."""
@@ -282,6 +298,8 @@ class EventStore:
         self._save_snapshot = client.register_script(_SAVE_SNAPSHOT)
         self._snapshot_at = client.register_script(_SNAPSHOT_AT)
         self._glance = client.register_script(_GLANCE)
+        self._register_bot = client.register_script(_REGISTER_BOT)
+        self._rotate_bot_key = client.register_script(_ROTATE_BOT_KEY)
 
     # --- writing ---------------------------------------------------------
 
@@ -648,6 +666,32 @@ class EventStore:
         """A bot seat's secret value (its webhook secret or token), or a flag."""
         value = self.redis.hget(self.keys.game(game_id).secrets, field)
         return None if value is None else str(value.decode())
+
+    def register_bot(self, bot_id: str, key_hash: str, fields: Mapping[str, str]) -> bool:
+        """Store a bot registration and index its API key's hash, atomically; False if either exists already."""
+        argv: list[str] = [key_hash, bot_id]
+        for name, value in fields.items():
+            argv += [name, value]
+        return bool(self._register_bot(keys=[self.keys.bot(bot_id), self.keys.bot_keys()], args=argv))
+
+    def bot(self, bot_id: str) -> dict[str, str] | None:
+        """A registration's fields, or None."""
+        raw = self.redis.hgetall(self.keys.bot(bot_id))
+        return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
+
+    def bot_of_key(self, key_hash: str) -> str | None:
+        """The id of the bot whose API key hashes to ``key_hash``, or None."""
+        raw = self.redis.hget(self.keys.bot_keys(), key_hash)
+        return None if raw is None else raw.decode()
+
+    def rotate_bot_key(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace a bot's API key (by hash) if ``old_hash`` is still its key; the old key stops at once."""
+        keys = [self.keys.bot(bot_id), self.keys.bot_keys()]
+        return bool(self._rotate_bot_key(keys=keys, args=[old_hash, new_hash, bot_id]))
+
+    def set_bot_field(self, bot_id: str, field: str, value: str) -> None:
+        """Change one field of an existing registration (its signing secret, say)."""
+        self.redis.hset(self.keys.bot(bot_id), field, value)
 
     def register_endpoint(self, url: str, secret: str) -> bool:
         """Give a webhook URL its signing secret unless it has one; True if this call gave it."""
