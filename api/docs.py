@@ -35,10 +35,11 @@ EXAMPLES = Path(__file__).with_name("examples")
 ERROR_STATUSES: dict[int, str] = {
     400: "The request cannot be read: `malformed_json` (not JSON, nested too deep, a number out of range) or "
     "`invalid_body` (a field, body or query parameter that is not valid; `fields` names each problem).",
-    401: "`unauthorized`: the bearer token is missing where one is needed, malformed, or not one of this game's.",
+    401: "`unauthorized`: the bearer token (or a bot's API key) is missing where one is needed, malformed, or not "
+    "one of this game's (or of a registered bot).",
     403: "`forbidden` (this token may not do that) or `not_your_turn` (the seat may not act now).",
-    404: "`unknown_game`: there is no game with this id; `no_board` (board pictures only): this game has no "
-    "drawing.",
+    404: "`unknown_game`: there is no game with this id; `unknown_bot`: there is no registered bot with this id; "
+    "`no_board` (board pictures only): this game has no drawing.",
     409: "`stale_version` (`expected_version` is not the game's version; `current_version` is), "
     "`idempotency_conflict` (the Idempotency-Key was used for another move), `fork_unavailable`, "
     "`game_damaged` or `unknown_rules_version`.",
