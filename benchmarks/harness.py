@@ -84,13 +84,14 @@ def gunicorn(
     env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """The API under gunicorn (2 workers) with the test game, serving until the block ends; yields its URL.
+    The server dies with this process, however this process ends.
 
     ``worker_class="gevent"`` runs the command ``orrery up`` runs (``app.gunicorn_command``);
     ``"gthread"`` runs ``threads`` threads per worker. ``env`` is added to the server's environment
     (after ``BENCH_LIMITS``, so it can lower them).
     """
     from app import gunicorn_command
-    from events.embedded import free_port
+    from events.embedded import die_with_parent, free_port
 
     port = free_port()
     server_env = (
@@ -125,7 +126,12 @@ def gunicorn(
             app,
         ]
     server = subprocess.Popen(
-        command, cwd=ROOT, env=server_env, start_new_session=True, stdout=subprocess.DEVNULL
+        command,
+        cwd=ROOT,
+        env=server_env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=die_with_parent,
     )
     url = f"http://127.0.0.1:{port}"
     try:
