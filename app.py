@@ -1053,7 +1053,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        _stop_all(list(children.values()))
+        stop_process_groups(list(children.values()))
         if embedded is not None:
             embedded.stop()
     print("orrery: stopped", flush=True)
@@ -1110,7 +1110,9 @@ def gunicorn_command(
     ]
 
 
-def _stop_all(children: list[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
+def stop_process_groups(children: Sequence[subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
+    """SIGTERM each child's process group (children started with ``start_new_session``), wait up to
+    ``timeout`` seconds in all, then SIGKILL the groups of whatever is left."""
     for child in children:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGTERM)

@@ -31,7 +31,6 @@ import dataclasses
 import multiprocessing
 import os
 import queue
-import signal
 import socket
 import statistics
 import subprocess
@@ -50,7 +49,16 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app import Settings, build_service, load_games, make_celery, queue_names, redis_client, worker_command  # noqa: E402
+from app import (  # noqa: E402
+    Settings,
+    build_service,
+    load_games,
+    make_celery,
+    queue_names,
+    redis_client,
+    stop_process_groups,
+    worker_command,
+)
 from benchmarks.harness import BENCH_LIMITS  # noqa: E402
 from domain import contract  # noqa: E402
 from events.embedded import EmbeddedCluster, EmbeddedRedis, die_with_parent  # noqa: E402
@@ -398,14 +406,7 @@ class Worker:
         """A warm shutdown (SIGTERM to the group), killed after 30 s."""
         if self.process is None or self.process.poll() is not None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        stop_process_groups([self.process], timeout=30)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -90,7 +89,7 @@ def gunicorn(
     ``"gthread"`` runs ``threads`` threads per worker. ``env`` is added to the server's environment
     (after ``BENCH_LIMITS``, so it can lower them).
     """
-    from app import gunicorn_command
+    from app import gunicorn_command, stop_process_groups
     from events.embedded import die_with_parent, free_port
 
     port = free_port()
@@ -138,12 +137,7 @@ def gunicorn(
         _wait_until_up(url, server)
         yield url
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_process_groups([server])
 
 
 def _wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:

@@ -38,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app import Settings, make_celery, queue_names, readiness, worker_commands  # noqa: E402
+from app import Settings, make_celery, queue_names, readiness, stop_process_groups, worker_commands  # noqa: E402
 from benchmarks.harness import BENCH_LIMITS, BenchRedis, gunicorn  # noqa: E402
 from events.embedded import EmbeddedCluster, EmbeddedRedis, die_with_parent, free_port  # noqa: E402
 
@@ -105,20 +105,6 @@ def spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Pope
         )
 
 
-def stop(children: list[subprocess.Popen[bytes]], timeout: float = 30.0) -> None:
-    """SIGTERM every child's process group, then SIGKILL whatever is left after ``timeout``."""
-    for child in children:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    for child in children:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            child.wait(max(0.1, deadline - time.monotonic()))
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
-
-
 def tail(log: Path, lines: int = 30) -> str:
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else "(no log)"
 
@@ -141,7 +127,7 @@ def make_run(workdir: Path) -> Iterator[list[str]]:
             time.sleep(0.3)
         yield [url]
     finally:
-        stop([up])
+        stop_process_groups([up], timeout=30)
 
 
 @contextlib.contextmanager
@@ -162,7 +148,7 @@ def celery_workers(settings: Settings, env: dict[str, str], workdir: Path, count
                 raise SystemExit(f"the Celery workers did not start:\n{tail(log)}")
         yield
     finally:
-        stop(children)
+        stop_process_groups(children, timeout=30)
         if settings.broker_url == RABBITMQ:
             delete_queues(settings)
 
@@ -230,7 +216,7 @@ def run_locust(target: str, urls: list[str], args: argparse.Namespace, workdir: 
     except subprocess.TimeoutExpired:
         raise SystemExit(f"locust did not finish:\n{tail(log)}") from None
     finally:
-        stop([locust])
+        stop_process_groups([locust], timeout=30)
     stats = prefix.with_name(f"{prefix.name}_stats.csv")
     if not stats.exists():
         raise SystemExit(f"locust wrote no stats (exit {locust.returncode}):\n{tail(log)}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app import Settings, make_celery, queue_names, worker_command, worker_commands  # noqa: E402
+from app import Settings, make_celery, queue_names, stop_process_groups, worker_command, worker_commands  # noqa: E402
 from benchmarks.harness import bench_redis  # noqa: E402
 from events.webhook_policy import LOOPBACK_ALLOW  # noqa: E402
 from tests.support.slow_webhooks import (  # noqa: E402
@@ -77,15 +76,7 @@ def running(settings: Settings, env: dict[str, str], layout: str) -> Iterator[No
                     raise SystemExit("the workers did not start")
             yield
         finally:
-            for child in children:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGTERM)
-            for child in children:
-                try:
-                    child.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(child.pid, signal.SIGKILL)
-                    child.wait()
+            stop_process_groups(children, timeout=30)
 
 
 def main() -> None:

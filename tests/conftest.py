@@ -234,7 +234,7 @@ def served_api(env: dict[str, str], *, workers: int = 2) -> Iterator[tuple[str, 
 
     It fails the test if the server logged a traceback.
     """
-    from app import gunicorn_command
+    from app import gunicorn_command, stop_process_groups
     from events.embedded import free_port
 
     port = free_port()
@@ -260,10 +260,5 @@ def served_api(env: dict[str, str], *, workers: int = 2) -> Iterator[tuple[str, 
         wait_for(up, timeout=30, interval=0.1)
         yield url, port
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_process_groups([server])
     assert "Traceback" not in log.read_text(), log.read_text()[-3000:]
