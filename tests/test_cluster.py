@@ -284,9 +284,7 @@ def test_celery_runs_over_rabbitmq_while_the_store_is_a_cluster(deployment: Depl
 
     assert deployment.broker.startswith("amqp://")
     celery = make_celery(Settings.from_env(deployment.env), current=False)
-    assert celery.connection_for_write().transport_cls in ("amqp", "pyamqp") or "amqp" in str(
-        celery.conf.broker_url
-    )
+    assert celery.conf.broker_url.startswith("amqp://")
     assert celery.control.ping(destination=[deployment.worker.node], timeout=5), "the worker answers over AMQP"
     test_a_bot_game_runs_through_the_worker(deployment)
 
@@ -371,7 +369,6 @@ def test_moving_a_slot_while_games_are_played_loses_no_acknowledged_move(deploym
             future.result()
 
     assert moved > 0 and during > 0, "moves were answered while the slot moved"
-    assert client.get_node_from_key(store.keys.game(games[0]["id"]).meta).port in (source, target)
     refreshed = redis.RedisCluster.from_url(deployment.cluster.url)
     assert refreshed.get_node_from_key(store.keys.game(games[0]["id"]).meta).port == target
     assert set(answers) <= {201, 503}, sorted(set(answers))
