@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from typing import Any
 
 import requests
@@ -60,3 +61,40 @@ class TestHealth:
         assert body["redis"] == "ok"
         assert body["worker"] == "ok"
         assert "tictactoe" in body["games"]
+
+
+class TestRelay:
+    def test_a_game_the_relay_cannot_read_holds_up_no_other_game_of_its_bucket(
+        self, service: GameService, monkeypatch: Any
+    ) -> None:
+        from events.keys import bucket_of
+        from workers import tasks
+
+        bot = SeatSpec("R", {"builtin": "random", "think_ms": 1})
+        game_id = service.create("tictactoe", [SeatSpec("Ada"), bot], {}).record.game_id
+        bucket, outbox = bucket_of(game_id), service.store.keys.outbox(bucket_of(game_id))
+        group = f"relay-test-{uuid.uuid4().hex[:8]}"
+        service.store.redis.xgroup_create(outbox, group, id="$")
+        missing = next(g for g in (uuid.uuid4().hex[:16] for _ in range(10_000)) if bucket_of(g) == bucket)
+        broken = next(g for g in (uuid.uuid4().hex[:16] for _ in range(10_000)) if bucket_of(g) == bucket)
+        for gone in (missing, broken):
+            service.store.redis.xadd(outbox, {"game_id": gone, "version": 1, "finished": 0, "event": "created"})
+        version = service.head(game_id).version
+        service.store.redis.xadd(outbox, {"game_id": game_id, "version": version, "finished": 0, "event": "created"})
+        head = service.head
+
+        def flaky_head(wanted: str) -> Any:
+            if wanted == broken:
+                raise RuntimeError("the store hiccupped")
+            return head(wanted)
+
+        dispatched: list[str] = []
+        monkeypatch.setattr(service, "head", flaky_head)
+        monkeypatch.setattr(tasks, "service", lambda: service)
+        monkeypatch.setattr(tasks, "RELAY_GROUP", group)
+        monkeypatch.setattr(tasks, "dispatch", lambda record: dispatched.append(record.game_id))
+        assert tasks.relay_outbox(bucket) == 2
+        assert dispatched == [game_id]
+        pending = service.store.redis.xpending_range(outbox, group, min="-", max="+", count=10)
+        assert len(pending) == 1
+        service.store.redis.xgroup_destroy(outbox, group)

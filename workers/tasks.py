@@ -32,7 +32,7 @@ from celery import current_app, shared_task
 from events.keys import BUCKETS, bucket_of
 from events.record import Record
 from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, timer_member
-from events.service import GameService, StaleVersion
+from events.service import GameService, ServiceError, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,12 @@ def dispatch(record: Record) -> None:
 
 @shared_task(name="workers.tasks.relay_outbox")
 def relay_outbox(bucket: int | None = None) -> int:
-    """Turn outbox entries into tasks; returns how many entries were handled."""
+    """Turn outbox entries into tasks; returns how many entries were handled.
+
+    One game never holds up its bucket: a game the service refuses (damaged, or played under rules this
+    server lacks) is logged and passed over, and one that fails otherwise is left unacknowledged, to be
+    claimed again once it has been idle a while, while the bucket's other games go on.
+    """
     store = service().store
     consumer = f"{socket.gethostname()}-{os.getpid()}"
     handled = 0
@@ -123,13 +128,21 @@ def relay_outbox(bucket: int | None = None) -> int:
         latest: dict[str, int] = {}
         for entry in entries:
             latest[entry.game_id] = max(latest.get(entry.game_id, 0), entry.version)
+        retry_later = set()
         for game_id, version in latest.items():
-            record = service().head(game_id)
-            if record.version == version:
-                dispatch(record)
+            try:
+                record = service().head(game_id)
+                if record.version == version:
+                    dispatch(record)
+            except ServiceError as refused:
+                log.warning("game %s: nothing to relay (%s: %s)", game_id, refused.code, refused)
+            except Exception:
+                log.exception("game %s: relaying failed; its entries are claimed again later", game_id)
+                retry_later.add(game_id)
         for entry in entries:
-            store.ack_outbox(entry, RELAY_GROUP)
-            handled += 1
+            if entry.game_id not in retry_later:
+                store.ack_outbox(entry, RELAY_GROUP)
+                handled += 1
     return handled
 
 
