@@ -73,6 +73,13 @@ class Settings:
     """The embedded Redis's ``appendfsync``: ``always`` or ``everysec`` (``ORRERY_FSYNC``)."""
     cors_origins: tuple[str, ...] = ()
     """Origins whose browsers may call the JSON API (``ORRERY_CORS_ORIGINS``, comma-separated; none by default)."""
+    ladder: bool = False
+    """Whether beat runs the ladder's rounds (``ORRERY_LADDER``: ``on`` or ``off``, the default)."""
+    ladder_interval_s: float = 5.0
+    """Seconds between two ladder rounds (``ORRERY_LADDER_INTERVAL_S``)."""
+    ladder_think_ms: int = 200
+    """A reference player's time budget per move in ladder games (``ORRERY_LADDER_THINK_MS``; as
+    ``events.ladder.LADDER_THINK_MS``)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -103,6 +110,11 @@ class Settings:
             cors_origins=tuple(
                 o.strip().rstrip("/") for o in env.get("ORRERY_CORS_ORIGINS", "").split(",") if o.strip()
             ),
+            ladder=_on_off("ORRERY_LADDER", env.get("ORRERY_LADDER", "")),
+            ladder_interval_s=_positive("ORRERY_LADDER_INTERVAL_S", env.get("ORRERY_LADDER_INTERVAL_S"), float)
+            or _default("ladder_interval_s"),
+            ladder_think_ms=_positive("ORRERY_LADDER_THINK_MS", env.get("ORRERY_LADDER_THINK_MS"), int)
+            or _default("ladder_think_ms"),
         )
 
     def require_redis(self) -> str:
@@ -127,6 +139,30 @@ class Settings:
 def _flag(raw: str) -> bool:
     """A yes/no setting: yes, true, on or 1 for yes; anything else, empty included, for no."""
     return raw.strip().lower() in ("1", "yes", "true", "on")
+
+
+def _on_off(name: str, raw: str) -> bool:
+    """A switch that is ``on`` or ``off`` (empty: off); any other value is refused, naming the setting."""
+    value = raw.strip().lower()
+    if value in ("", "off"):
+        return False
+    if value == "on":
+        return True
+    raise ValueError(f"{name} is on or off, not {raw!r}")
+
+
+def _positive(name: str, raw: str | None, kind: type[int] | type[float]) -> Any:
+    """A positive number (None when unset or empty); any other value is refused, naming the setting."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        unit = "whole number" if kind is int else "number"
+        raise ValueError(f"{name} is a positive {unit}, not {raw!r}")
+    return value
 
 
 def _default(name: str) -> Any:
@@ -195,7 +231,9 @@ def redis_client(url: str, cluster: bool = False) -> Any:
 
 
 def build_service(settings: Settings) -> Any:
-    """The game service over the configured Redis, wired to wake the workers."""
+    """The game service over the configured Redis, wired to wake the workers; the built-in bots are
+    registered as the ladder's reference players (once: a repeat changes nothing)."""
+    from events.bots import BotRegistry
     from events.keys import Keyspace
     from events.service import GameService
     from events.store import EventStore
@@ -203,13 +241,15 @@ def build_service(settings: Settings) -> Any:
 
     load_games(settings)
     store = EventStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
-    return GameService(
+    service = GameService(
         store,
         snapshot_every=settings.snapshot_every,
         on_append=wake_relay_soon,
         public_url=settings.public_url,
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
+    BotRegistry(service).ensure_reference_players()
+    return service
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -260,9 +300,11 @@ TASK_QUEUES: dict[str, str] = {
     "workers.tasks.relay_outbox": "main",
     "workers.tasks.sweep_timers": "main",
     "workers.tasks.score_game": "main",
+    "workers.tasks.ladder_round": "main",
     "workers.tasks.play_bot_turn": "bots",
     "workers.tasks.deliver_turn": "webhooks",
     "workers.tasks.publish_turn": "webhooks",
+    "workers.tasks.deliver_challenge": "webhooks",
 }
 """Which of the :class:`Queues` (by field name) each task is sent to."""
 
@@ -330,6 +372,22 @@ def worker_commands(settings: Settings, tag: str, *, loglevel: str = UP_LOGLEVEL
     }
 
 
+def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
+    """What beat sends: the outbox relay and the timer sweep every second, and with ``ORRERY_LADDER=on`` a
+    ladder round every ``ORRERY_LADDER_INTERVAL_S`` (dropped unrun if it waits longer than that)."""
+    schedule: dict[str, dict[str, Any]] = {
+        "relay-outbox": {"task": "workers.tasks.relay_outbox", "schedule": 1.0},
+        "sweep-timers": {"task": "workers.tasks.sweep_timers", "schedule": 1.0},
+    }
+    if settings.ladder:
+        schedule["ladder-round"] = {
+            "task": "workers.tasks.ladder_round",
+            "schedule": settings.ladder_interval_s,
+            "options": {"expires": settings.ladder_interval_s},
+        }
+    return schedule
+
+
 def make_celery(settings: Settings, *, current: bool = True) -> Celery:
     """The Celery app. Tasks are at-least-once and idempotent by construction.
 
@@ -363,10 +421,7 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
         result_backend_transport_options={"visibility_timeout": visibility_timeout},
         broker_connection_retry_on_startup=True,
         worker_send_task_events=False,
-        beat_schedule={
-            "relay-outbox": {"task": "workers.tasks.relay_outbox", "schedule": 1.0},
-            "sweep-timers": {"task": "workers.tasks.sweep_timers", "schedule": 1.0},
-        },
+        beat_schedule=beat_schedule(settings),
         timezone="UTC",
     )
     app.conf["orrery_settings"] = settings
@@ -490,13 +545,31 @@ def cli_parser() -> argparse.ArgumentParser:
     arena.add_argument("--think-ms", type=_positive_int, default=200, help="each bot's time budget per move, in ms")
     arena.add_argument("--seed", default="arena", help="the match's seed; the same seed plays the same match")
 
+    ladder = command(
+        "ladder", "play N rated ladder games between built-in bots in this process and print the leaderboard"
+    )
+    ladder.add_argument("--game", default="homeworlds", help="the game kind to play")
+    ladder.add_argument("-n", "--games", type=_positive_int, default=50, help="how many ladder games")
+    ladder.add_argument(
+        "--players",
+        type=_player_list,
+        help="the players, comma-separated, such as builtin-search,builtin-random (default: every built-in bot "
+        "of the game)",
+    )
+    ladder.add_argument(
+        "--think-ms",
+        type=_positive_int,
+        default=_default("ladder_think_ms"),
+        help="each built-in bot's time budget per move, in ms",
+    )
+
     verify = command("verify", "check an exported game (NDJSON) with no server and no Redis")
     verify.add_argument("file", help="an export from GET /v1/games/{id}/export or orrery play, or - for standard input")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The ``orrery`` command line: ``up``, ``play``, ``arena``, ``verify`` and ``transcripts check``.
+    """The ``orrery`` command line: ``up``, ``play``, ``arena``, ``ladder``, ``verify`` and ``transcripts check``.
 
     A user's mistake (a missing file, an unknown game or bot) is one line on standard error and exit code 2.
     """
@@ -508,6 +581,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return up(args.host, args.port, Path(args.data_dir))
         if args.command == "arena":
             return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
+        if args.command == "ladder":
+            return run_ladder(args.game, args.games, args.players, args.think_ms)
         if args.command == "play":
             return play(
                 args.game,
@@ -541,6 +616,61 @@ def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int,
             return 2
     result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
     print(result.summary())
+    return 0
+
+
+def _player_list(text: str) -> list[str]:
+    players = [p.strip() for p in text.split(",") if p.strip()]
+    if len(players) < 2:
+        raise argparse.ArgumentTypeError("name at least two players, comma-separated")
+    return players
+
+
+def run_ladder(game_name: str, games: int, players: Sequence[str] | None, think_ms: int) -> int:
+    """``orrery ladder``: ``games`` ladder games between built-in bots, played and scored in this process over a
+    throwaway embedded Redis, with no API and no workers; prints the leaderboard.
+
+    The rounds, the pairing and the rating updates are the ladder's own (:mod:`events.ladder`); only the moves
+    are played here rather than by the workers, as they are when beat runs the ladder (``ORRERY_LADDER=on``).
+    Reference players meet each other here, which the beat's rounds never pair.
+    """
+    import tempfile
+
+    from domain.arena import progress_bar
+    from events.bots import BotRegistry
+    from events.embedded import EmbeddedRedis
+    from events.keys import Keyspace
+    from events.ladder import Ladder, leaderboard, run
+    from events.ratings import Ratings
+    from events.seats import BUILTIN_PLAYER_PREFIX
+    from events.service import GameService
+    from events.store import EventStore
+
+    load_games(Settings.from_env())
+    try:
+        game = contract.get(game_name)
+    except KeyError:
+        print(f"orrery ladder: no game {game_name!r}; known: {', '.join(contract.names())}", file=sys.stderr)
+        return 2
+    known = [BUILTIN_PLAYER_PREFIX + bot for bot in sorted(game.bots)]
+    unknown = [p for p in players or () if p not in known]
+    if unknown:
+        print(f"orrery ladder: {game.name} has no player {unknown[0]!r}; it has: {', '.join(known)}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="orrery-ladder-") as folder:
+        embedded = EmbeddedRedis(Path(folder) / "redis", persistent=False).start()
+        try:
+            service = GameService(EventStore(redis.Redis.from_url(embedded.url), Keyspace("orrery-ladder")))
+            BotRegistry(service).ensure_reference_players()
+            ladder = Ladder(service, think_ms=think_ms, players=players or known, references_meet=True)
+            started = time.monotonic()
+            played = run(ladder, game.name, games, progress=progress_bar("ladder"))
+            elapsed = time.monotonic() - started
+            unfinished = f", {len(played.unfinished)} left unfinished" if played.unfinished else ""
+            print(f"{len(played.finished)} {game.name} ladder games, {elapsed:.1f} s, think {think_ms} ms{unfinished}")
+            print(leaderboard(Ratings(service.store), game.name))
+        finally:
+            embedded.stop()
     return 0
 
 
@@ -1000,9 +1130,7 @@ def up(host: str, port: int, data_dir: Path) -> int:
             print(f"orrery: {refused}", file=sys.stderr, flush=True)
             return 2
         env["REDIS_URL"] = embedded.url
-        print(
-            f"orrery: embedded Redis on {embedded.url}, data in {data_dir / 'redis'}, fsync {fsync}", flush=True
-        )
+        print(f"orrery: embedded Redis on {embedded.url}, data in {data_dir / 'redis'}, fsync {fsync}", flush=True)
     data_dir.mkdir(parents=True, exist_ok=True)
     python = sys.executable
     commands = {

@@ -9,12 +9,14 @@ from api import docs, schemas
 from api.board import blp as board_blueprint
 from api.bots import blp as bots_blueprint
 from api.catalog import blp as catalog_blueprint
+from api.challenges import blp as challenges_blueprint
 from api.errors import register_error_handlers
 from api.games import blp as games_blueprint
 from api.health import blp as health_blueprint
 from api.json_guard import install as install_json_guard
 from api.limits import init_limits
 from api.live import blp as live_blueprint
+from api.ratings import blp as ratings_blueprint
 
 
 class OrreryApi(Api):
@@ -62,6 +64,8 @@ def init_api(app: Flask) -> Api:
     api.register_blueprint(board_blueprint)
     api.register_blueprint(live_blueprint)
     api.register_blueprint(bots_blueprint)
+    api.register_blueprint(ratings_blueprint)
+    api.register_blueprint(challenges_blueprint)
     api.register_blueprint(health_blueprint)
     api.register_blueprint(catalog_blueprint)
     docs.complete(api.spec)

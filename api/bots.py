@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from api import docs, schemas
 from api.games import BEARER, bearer_token, service
+from api.ratings import bot_ratings
 from events.bots import BotRegistry
 
 blp = Blueprint("bots", __name__, url_prefix="/v1/bots", description="Bots with an identity of their own.")
@@ -34,7 +35,14 @@ class Bots(MethodView):
         Name one transport: `"webhook": <url>` (checked like a webhook seat's URL) or `"stream": true`.
         Two registrations of the same URL get two different secrets.
         """
-        made = registry().register(body["name"], body["games"], webhook=body["webhook"], stream=body["stream"])
+        made = registry().register(
+            body["name"],
+            body["games"],
+            webhook=body["webhook"],
+            stream=body["stream"],
+            auto_accept=body["auto_accept"],
+            ladder=body["ladder"],
+        )
         return made.bot | {"api_key": made.api_key, "webhook_secret": made.webhook_secret}
 
 
@@ -63,5 +71,5 @@ class PublicBot(MethodView):
     @blp.response(200, schemas.Bot)
     @blp.doc(**docs.operation("getBot", 404, 429))
     def get(self, bot_id: str) -> dict[str, Any]:
-        """A registered bot as anyone sees it."""
-        return registry().public(bot_id)
+        """A registered bot as anyone sees it, with its rating, record and rating history in each game."""
+        return registry().public(bot_id) | {"ratings": bot_ratings(bot_id)}

@@ -23,7 +23,7 @@ from domain import contract
 from events.json_guard import MAX_INT, MAX_STRING_CHARS
 from events.record import SERVICE_EVENTS
 
-REQUEST_SCHEMAS = ("CreateGameRequest", "MoveRequest", "ForkRequest", "BotRequest", "RotateRequest")
+REQUEST_SCHEMAS = ("CreateGameRequest", "MoveRequest", "ForkRequest", "BotRequest", "RotateRequest", "AutoAccept")
 """The request bodies; the JSON guard's limits (:mod:`events.json_guard`) are added to every schema they use."""
 TEXT_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 """Text the JSON guard accepts: no control character (C0, DEL or C1)."""
@@ -39,10 +39,14 @@ ERROR_STATUSES: dict[int, str] = {
     "one of this game's (or of a registered bot).",
     403: "`forbidden` (this token may not do that) or `not_your_turn` (the seat may not act now).",
     404: "`unknown_game`: there is no game with this id; `unknown_bot`: there is no registered bot with this id; "
+    "`unknown_challenge`: there is no challenge with this id; `unknown_game_kind`: this server hosts no such game; "
     "`no_board` (board pictures only): this game has no drawing.",
     409: "`stale_version` (`expected_version` is not the game's version; `current_version` is), "
     "`idempotency_conflict` (the Idempotency-Key was used for another move), `fork_unavailable`, "
-    "`game_damaged` or `unknown_rules_version`.",
+    "`game_damaged`, `unknown_rules_version`, `challenge_pending` (a challenged bot has not accepted yet; "
+    "`seats` names them), `game_cancelled` (a challenge was declined or timed out), `challenge_closed` (the "
+    "challenge was answered the other way, or its game cancelled) or `registered_bot_seat` (a registered bot "
+    "reads its turns on its account stream).",
     413: "`body_too_large`: the body is larger than the server accepts; the connection closes.",
     422: "The request is well formed but refused: `invalid_request` (e.g. an unknown game, a bad seat or cursor; "
     "`field` names it), `invalid_option`, `weak_seed`, or a rule: `invalid_move` (the move cannot be read) or "

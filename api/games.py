@@ -14,8 +14,8 @@ from api import docs, schemas
 from domain.contract import Role, Viewer
 from events import listing
 from events.record import Record
-from events.seats import BotSeat
-from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized
+from events.seats import BotSeat, registered
+from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized, challenge_id
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 
@@ -70,8 +70,32 @@ def summary(record: Record, *, creator: bool = False) -> dict[str, Any]:
     }
 
 
+def challenges(record: Record) -> list[dict[str, Any]]:
+    """Each registered bot seat's challenge and how it stands."""
+    out = []
+    expires = service().challenge_expiry(record)
+    for seat, bot in sorted(registered(record.created.seats).items()):
+        if record.cancelled is not None and record.cancelled.seat == seat:
+            status = "declined" if record.cancelled.reason == "declined" else record.cancelled.reason
+        elif seat in record.challenged:
+            status = "closed" if record.cancelled is not None else "pending"
+        else:
+            status = "accepted"
+        out.append(
+            {
+                "id": challenge_id(record.game_id, seat),
+                "seat": seat,
+                "bot": bot,
+                "status": status,
+                "expires_at": expires,
+            }
+        )
+    return out
+
+
 def detail(record: Record, viewer: Viewer, *, creator: bool = False) -> dict[str, Any]:
     return summary(record, creator=creator or viewer is Role.AUDITOR) | {
+        "challenges": challenges(record),
         "state": service().view(record, viewer),
         "seed_sha256": record.created.seed_sha256,
     }

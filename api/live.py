@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from flask import Response, request
@@ -13,13 +14,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs, schemas
+from api.bots import registry
 from api.fanout import Hub, hub_for
 from api.games import BEARER, bearer_token, service
 from api.limits import STREAM_TOO_MANY, stream_response
 from domain.contract import Viewer
+from events.accounts import bot_owner, challenge_event, game_start_event, seat_owner
 from events.envelope import canonical
-from events.service import GameService, InvalidRequest, token_hash
-from events.turns import PULL_OWNER_TTL_S, turn_request
+from events.seats import registered
+from events.service import GameService, InvalidRequest, RegisteredSeat, ServiceError, token_hash
+from events.turns import READER_TTL_S, turn_request
 
 blp = Blueprint("live", __name__, url_prefix="/v1", description="Live streams for clients and bots.")
 
@@ -61,40 +65,152 @@ def game_events(
                 last_output = time.monotonic()
 
 
-def bot_turns(svc: GameService, token: str, heartbeat_s: int) -> Iterator[str]:
-    """NDJSON lines: the seat's turn requests (the current one first), heartbeats, and why the stream ends."""
-    game_id, seat = svc.bot_seat(token)
-    store, hashed, me = svc.store, token_hash(token), uuid.uuid4().hex
-    owner, pull = store.keys.pull_owner(hashed), store.keys.pull(hashed)
-    store.redis.set(owner, me, ex=PULL_OWNER_TTL_S)
-    newest = store.redis.xrevrange(pull, count=1)
-    cursor = newest[0][0] if newest else "0-0"
+CURSOR = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+def _cursor_key(cursor: str) -> tuple[int, int]:
+    ms, seq = cursor.split("-")
+    return int(ms), int(seq)
+
+
+def account_lines(
+    svc: GameService,
+    owner: str,
+    *,
+    after: str | None,
+    heartbeat_s: int,
+    opening: Callable[[], list[dict[str, Any]]],
+    ended: Callable[[], dict[str, Any] | None] = lambda: None,
+) -> Iterator[str]:
+    """NDJSON lines of an account's stream (see :mod:`events.accounts`): each event once, with its ``cursor``.
+
+    Without ``after``, the stream opens with ``opening()`` (what is open now: the current turn, pending
+    challenges, running games) and goes on live. With ``after`` (a cursor it sent) it resumes right after
+    it, with no loss; if the stream no longer holds that far back it says ``resync`` and opens afresh.
+    A heartbeat line comes when nothing else has for ``heartbeat_s``. A new connection to the same account
+    closes this one; ``ended()`` names a last line when the stream has nothing more to carry. The first
+    chunk is empty, so that the response's headers go out at once, before any event.
+    """
+    yield ""
+    store, reader = svc.store, uuid.uuid4().hex
+    store.claim_inbox_reader(owner, reader, READER_TTL_S)
+    oldest, newest = store.inbox_bounds(owner)
     sent: set[str] = set()
-    record = svc.head(game_id)
-    if not record.over and seat in record.game.to_act(record.state):
-        body = turn_request(svc, record, seat)
-        sent.add(body["id"])
-        yield json.dumps(body) + "\n"
-    while True:
-        if store.redis.get(owner) != me.encode():
-            yield json.dumps({"type": "closed", "reason": "another stream opened with this token"}) + "\n"
-            return
-        store.redis.expire(owner, PULL_OWNER_TTL_S)
-        reply = store.redis.xread({pull: cursor}, block=heartbeat_s * 1000, count=10)
-        for _, entries in reply or []:
-            for entry_id, fields in entries:
+    cursor = after
+    if after is not None and oldest is not None and _cursor_key(after) < _cursor_key(oldest):
+        yield json.dumps({"type": "resync", "reason": "the stream no longer holds events that far back"}) + "\n"
+        cursor = None
+    if cursor is None:
+        cursor = newest or "0-0"
+        for event in opening():
+            sent.add(_identity(event))
+            yield json.dumps(event) + "\n"
+    try:
+        while True:
+            if not store.inbox_reader(owner, reader, READER_TTL_S):
+                yield json.dumps({"type": "closed", "reason": "another stream opened for this account"}) + "\n"
+                return
+            entries = store.inbox_events(owner, after=cursor, block_ms=heartbeat_s * 1000)
+            for entry_id, body in entries:
                 cursor = entry_id
-                body = json.loads(fields[b"body"])
-                if body["id"] not in sent:
-                    sent.add(body["id"])
-                    yield json.dumps(body) + "\n"
-        if not reply:
-            yield json.dumps({"type": "heartbeat"}) + "\n"
+                event = json.loads(body)
+                if _identity(event) in sent:
+                    continue
+                yield json.dumps(event | {"cursor": entry_id}) + "\n"
+            if not entries:
+                yield json.dumps({"type": "heartbeat"}) + "\n"
+            last = ended()
+            if last is not None:
+                yield json.dumps(last) + "\n"
+                return
+    finally:
+        store.release_inbox_reader(owner, reader)
+
+
+def _identity(event: dict[str, Any]) -> str:
+    """What makes an event the same one when the opening of a stream and its live part both carry it."""
+    kind = event.get("type")
+    if kind == "turn":
+        return str(event["id"])
+    if kind == "challenge":
+        return f"challenge:{event['challenge']['id']}"
+    if kind == "gameStart":
+        return f"start:{event['game']['id']}:{event['game']['seat']}"
+    return ""
+
+
+def seat_turns(svc: GameService, token: str, after: str | None, heartbeat_s: int) -> Iterator[str]:
+    """A pull-only (or webhook) seat's account stream: its turn requests, until the game ends."""
+    game_id, seat = svc.bot_seat(token)
+
+    def opening() -> list[dict[str, Any]]:
         record = svc.head(game_id)
-        if record.over:
-            yield json.dumps({"type": "game_over", "game_id": game_id, "version": record.version}) + "\n"
-            store.redis.delete(owner)
-            return
+        return [turn_request(svc, record, seat)] if seat in record.to_act() else []
+
+    def ended() -> dict[str, Any] | None:
+        record = svc.head(game_id)
+        if record.closed:
+            return {"type": "game_over", "game_id": game_id, "version": record.version, "status": record.status}
+        return None
+
+    owner = seat_owner(token_hash(token))
+    return account_lines(svc, owner, after=after, heartbeat_s=heartbeat_s, opening=opening, ended=ended)
+
+
+def bot_events(svc: GameService, bot_id: str, after: str | None, heartbeat_s: int) -> Iterator[str]:
+    """A registered bot's account stream: challenges, game starts, turns and game ends for all its games."""
+    owner = bot_owner(bot_id)
+
+    def opening() -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for game_id, seat in _open_challenges(svc, owner, bot_id):
+            out.append(challenge_event(svc, svc.head(game_id), seat))
+        for game_id in svc.store.bot_games(bot_id):
+            record = svc.head(game_id)
+            if not record.started or record.closed:
+                continue
+            for seat, bot in sorted(registered(record.created.seats).items()):
+                if bot == bot_id:
+                    out.append(game_start_event(svc, record, seat))
+                    if seat in record.to_act():
+                        out.append(turn_request(svc, record, seat))
+        return out
+
+    return account_lines(svc, owner, after=after, heartbeat_s=heartbeat_s, opening=opening)
+
+
+def _open_challenges(svc: GameService, owner: str, bot_id: str) -> list[tuple[str, int]]:
+    """The challenges on the account's stream that are still open, oldest first."""
+    found: list[tuple[str, int]] = []
+    cursor = "0-0"
+    while True:
+        entries = svc.store.inbox_events(owner, after=cursor, count=500)
+        for entry_id, body in entries:
+            cursor = entry_id
+            event = json.loads(body)
+            if event.get("type") == "challenge":
+                found.append((event["challenge"]["game_id"], event["challenge"]["seat"]))
+        if len(entries) < 500:
+            break
+    still = []
+    for game_id, seat in found:
+        try:
+            record = svc.head(game_id)
+        except ServiceError:
+            continue
+        if seat in record.challenged and record.cancelled is None and registered(record.created.seats)[seat] == bot_id:
+            still.append((game_id, seat))
+    return still
+
+
+def stream_cursor(query: dict[str, Any]) -> str | None:
+    """Where an account stream resumes: the ``Last-Event-ID`` header or the ``after`` query, a cursor it sent."""
+    raw = request.headers.get("Last-Event-ID") or query.get("after")
+    if raw is None:
+        return None
+    if not CURSOR.fullmatch(raw):
+        raise InvalidRequest("a stream resumes after a cursor it sent, such as 1764518400000-0", field="after")
+    return str(raw)
 
 
 def last_event_id() -> int | None:
@@ -133,7 +249,7 @@ class GameStream(MethodView):
 @blp.route("/bots/stream")
 class BotStream(MethodView):
     @blp.arguments(schemas.BotStreamQuery(), location="query", error_status_code=400)
-    @blp.doc(**docs.operation("streamBotTurns", 400, 401, 404, 429, security=BEARER))
+    @blp.doc(**docs.operation("streamBotTurns", 400, 401, 404, 409, 422, 429, security=BEARER))
     @blp.doc(
         responses={
             "200": {
@@ -146,9 +262,43 @@ class BotStream(MethodView):
         },
     )
     def get(self, query: dict[str, Any]) -> Response:
-        """Pull a bot seat's turn requests instead of receiving webhooks (with the token from a turn request)."""
+        """Pull a bot seat's turn requests instead of receiving webhooks (with the token from a turn request).
+
+        This is the account stream of one seat: each line but heartbeats carries a `cursor`, and a stream
+        opened with `Last-Event-ID: <cursor>` (or `?after=<cursor>`) resumes right after it. A registered
+        bot reads all its games on `GET /v1/bots/me/events` instead.
+        """
         token = bearer_token()
-        game_id, _ = service().bot_seat(token)
+        game_id, seat = service().bot_seat(token)
         assert token is not None
-        lines = bot_turns(service(), token, query["heartbeat"])
+        if seat in registered(service().head(game_id).created.seats):
+            raise RegisteredSeat(
+                "this seat belongs to a registered bot: read its turns on GET /v1/bots/me/events with its API key"
+            )
+        lines = seat_turns(service(), token, stream_cursor(query), query["heartbeat"])
         return stream_response(game_id, lines, "application/x-ndjson", STREAM_HEADERS)
+
+
+@blp.route("/bots/me/events")
+class AccountStream(MethodView):
+    @blp.arguments(schemas.BotStreamQuery(), location="query", error_status_code=400)
+    @blp.doc(**docs.operation("streamBotEvents", 400, 401, 422, 429, security=BEARER))
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "NDJSON, one event per line, for all the bot's games: `challenge`, `gameStart`, "
+                "`turn` (a TurnRequest) and `gameFinish`; each carries a `cursor`. Without a cursor the stream "
+                "opens with what is open now (pending challenges, running games with their current turns). "
+                "With `Last-Event-ID: <cursor>` or `?after=<cursor>` it resumes right after that event; a "
+                "`resync` line says the stream no longer held that far back and it opened afresh. A `heartbeat` "
+                "line comes when nothing else has; a new stream for the same bot closes this one with `closed`.",
+                "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+            },
+            "429": {"description": docs.ERROR_STATUSES[429] + " " + STREAM_TOO_MANY["description"]},
+        },
+    )
+    def get(self, query: dict[str, Any]) -> Response:
+        """A registered bot's one event stream for all its games (authenticate with its API key)."""
+        bot = registry().authenticate(bearer_token())
+        lines = bot_events(service(), bot["id"], stream_cursor(query), query["heartbeat"])
+        return stream_response(bot_owner(bot["id"]), lines, "application/x-ndjson", STREAM_HEADERS)

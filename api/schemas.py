@@ -62,8 +62,9 @@ class SeatRequest(Schema):
         metadata={
             "description": "Makes the seat a bot; omit it (or null) for a human seat. One of "
             '`{"builtin": "random" | "greedy" | "search", "think_ms": 1..}` (a built-in bot, run by the server), '
-            '`{"webhook": "https://..."}` (turn requests are POSTed there) or `{"stream": true}` '
-            "(the bot pulls its turns from GET /v1/bots/stream).",
+            '`{"webhook": "https://..."}` (turn requests are POSTed there), `{"stream": true}` '
+            '(the bot pulls its turns from GET /v1/bots/stream) or `{"id": "bot_..."}` (a registered bot: it is '
+            "challenged, and the game starts once every challenged bot accepts).",
             "example": {"builtin": "random", "think_ms": 50},
         },
     )
@@ -112,7 +113,7 @@ class Result(Schema):
 class GameSummary(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "cancelled"]))
     version = fields.Integer(required=True)
     created_at = fields.Integer(required=True, metadata={"description": "Milliseconds since the epoch."})
     seats = fields.List(fields.Nested(Seat), required=True)
@@ -121,6 +122,11 @@ class GameSummary(Schema):
 
 
 class Game(GameSummary):
+    challenges = fields.List(
+        fields.Nested("Challenge"),
+        required=True,
+        metadata={"description": "One per registered bot seat; the game starts once all are accepted."},
+    )
     state = fields.Raw(required=True, metadata=STATE)
     seed_sha256 = fields.String(required=True, metadata={"description": "The commitment to the game's seed."})
 
@@ -139,7 +145,7 @@ class GameList(Schema):
 
 class ListQuery(Schema):
     game = fields.String(load_default=None)
-    status = fields.String(load_default=None, validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(["active", "finished", "cancelled"]))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     cursor = fields.String(load_default=None)
 
@@ -314,6 +320,11 @@ class StreamQuery(Schema):
 
 class BotStreamQuery(Schema):
     heartbeat = fields.Integer(load_default=10, validate=validate.Range(min=1, max=15))
+    after = fields.String(
+        load_default=None,
+        validate=validate.Length(max=41),
+        metadata={"description": "Resume right after this `cursor` (as `Last-Event-ID` does)."},
+    )
 
 
 class Health(Schema):
@@ -379,7 +390,7 @@ class BotRequest(Schema):
         fields.String(validate=validate.Length(min=1, max=64)),
         required=True,
         validate=validate.Length(min=1, max=16),
-        metadata={"description": "The games the bot plays, e.g. `[\"homeworlds\"]`."},
+        metadata={"description": 'The games the bot plays, e.g. `["homeworlds"]`.'},
     )
     webhook = fields.String(
         load_default=None,
@@ -389,15 +400,43 @@ class BotRequest(Schema):
     stream = fields.Boolean(
         load_default=False, metadata={"description": "`true`: the bot pulls its events instead of a webhook."}
     )
+    auto_accept = fields.Nested(
+        "AutoAccept",
+        load_default=None,
+        metadata={"description": "Accept every challenge for these games while playing fewer than `max_concurrent`."},
+    )
+    ladder = fields.Boolean(
+        load_default=False, metadata={"description": "`true`: the ladder pairs this bot with others by rating."}
+    )
+
+
+class AutoAccept(Schema):
+    games = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)), required=True, validate=validate.Length(min=1, max=16)
+    )
+    max_concurrent = fields.Integer(required=True, validate=validate.Range(min=1, max=1000))
 
 
 class Bot(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
     games = fields.List(fields.String(), required=True)
-    transport = fields.String(required=True, validate=validate.OneOf(["webhook", "stream"]))
+    transport = fields.String(
+        required=True,
+        validate=validate.OneOf(["webhook", "stream", "builtin"]),
+        metadata={"description": "`builtin` for the server's own bots, registered as reference players."},
+    )
     created_at = fields.Integer(required=True, metadata={"description": "Milliseconds since the epoch."})
+    ladder = fields.Boolean(required=True, metadata={"description": "Whether the ladder pairs this bot."})
     webhook = fields.String(metadata={"description": "The webhook URL, shown to the bot's owner only."})
+    auto_accept = fields.Nested(
+        AutoAccept, allow_none=True, metadata={"description": "The auto-accept policy, shown to the bot's owner only."}
+    )
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested("GameRating"),
+        metadata={"description": "By game: the bot's rating, record and latest rating changes (its public page)."},
+    )
 
 
 class BotRegistered(Bot):
@@ -423,3 +462,88 @@ class Rotated(Schema):
     bot = fields.Nested(Bot, required=True)
     api_key = fields.String(required=True, allow_none=True)
     webhook_secret = fields.String(required=True, allow_none=True)
+
+
+class ChallengeAnswered(Schema):
+    challenge = fields.String(required=True, metadata={"description": "The challenge's id."})
+    game_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "cancelled"]))
+    started = fields.Boolean(
+        required=True, metadata={"description": "Whether every challenge was accepted and the game is under way."}
+    )
+
+
+class Challenge(Schema):
+    id = fields.String(required=True, metadata={"description": "The challenge's id, `chl_<game id>_<seat>`."})
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True, metadata={"description": "The challenged bot's id."})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["pending", "accepted", "declined", "timeout", "busy", "closed"]),
+        metadata={
+            "description": "`busy`: declined by the bot's auto-accept policy at its limit; `closed`: the game was "
+            "cancelled by another seat's answer before this one came."
+        },
+    )
+    expires_at = fields.Integer(required=True, metadata={"description": "When an open challenge times out (ms)."})
+
+
+class RatingValue(Schema):
+    """An OpenSkill rating: ``mu`` the estimate of a player's skill, ``sigma`` the uncertainty of it."""
+
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+
+
+class RatingChange(Schema):
+    """One rated game in a player's history: where it finished and how its rating moved."""
+
+    game_id = fields.String(required=True)
+    at = fields.Integer(required=True, metadata={"description": "When the change was applied, in ms since the epoch."})
+    seat = fields.Integer(required=True)
+    rank = fields.Integer(required=True, metadata={"description": "The player's place in the game, 1 being first."})
+    result = fields.String(required=True, validate=validate.OneOf(["win", "draw", "loss"]))
+    before = fields.Nested(RatingValue, required=True)
+    after = fields.Nested(RatingValue, required=True)
+
+
+class GameRating(Schema):
+    """A player's rating and record in one game, with its latest rating changes."""
+
+    rating = fields.Float(
+        required=True, metadata={"description": "The ordinal `mu - 3 sigma` that the leaderboard sorts by."}
+    )
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+    history = fields.List(
+        fields.Nested(RatingChange), required=True, metadata={"description": "The latest changes, newest first."}
+    )
+
+
+class LeaderboardQuery(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
+
+
+class LeaderboardEntry(Schema):
+    rank = fields.Integer(required=True, metadata={"description": "The place on the leaderboard, 1 being first."})
+    player = fields.String(required=True, metadata={"description": "The bot's id (GET /v1/bots/{id})."})
+    name = fields.String(required=True)
+    rating = fields.Float(required=True, metadata={"description": "The ordinal `mu - 3 sigma`."})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True)
+    draws = fields.Integer(required=True)
+    losses = fields.Integer(required=True)
+
+
+class Leaderboard(Schema):
+    game = fields.String(required=True)
+    model = fields.String(required=True, metadata={"description": "The rating model, e.g. `openskill.PlackettLuce/6`."})
+    total = fields.Integer(required=True, metadata={"description": "How many players this game rates."})
+    players = fields.List(fields.Nested(LeaderboardEntry), required=True)

@@ -12,15 +12,18 @@ import dataclasses
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import contract
+from events.seats import BUILTIN_PLAYER_PREFIX, webhook_secret
 from events.service import GameService, InvalidRequest, ServiceError, Unauthorized, token_hash
 from events.webhook_policy import UnsafeWebhookURL
 
 MAX_NAME = 64
 """The longest bot name, in characters."""
+MAX_CONCURRENT = 1000
+"""The most games an auto-accept policy may let a bot play at once."""
 
 ROTATABLE = ("secret", "key")
 
@@ -50,8 +53,21 @@ class BotRegistry:
         self.service = service
         self.store = service.store
 
-    def register(self, name: str, games: Sequence[str], *, webhook: str | None, stream: bool) -> Registered:
-        """A new bot, its API key and (for a webhook bot) its own signing secret."""
+    def register(
+        self,
+        name: str,
+        games: Sequence[str],
+        *,
+        webhook: str | None,
+        stream: bool,
+        auto_accept: Mapping[str, Any] | None = None,
+        ladder: bool = False,
+    ) -> Registered:
+        """A new bot, its API key and (for a webhook bot) its own signing secret.
+
+        ``auto_accept`` (``{"games": [...], "max_concurrent": n}``) accepts every challenge for those games
+        while the bot plays fewer than ``n`` games; ``ladder`` opts the bot in to the ladder's pairings.
+        """
         name = name.strip()
         if not 1 <= len(name) <= MAX_NAME:
             raise InvalidRequest(f"a bot's name has 1 to {MAX_NAME} characters", field="name")
@@ -70,9 +86,10 @@ class BotRegistry:
                 self.service.webhook_policy.check_url(webhook)
             except UnsafeWebhookURL as refused:
                 raise InvalidRequest(f"webhook URL refused: {refused}", field="webhook") from None
+        policy = self._auto_accept(auto_accept, games)
         bot_id = f"bot_{secrets.token_hex(8)}"
         api_key = secrets.token_urlsafe(32)
-        secret = secrets.token_hex(32) if webhook is not None else None
+        secret = webhook_secret() if webhook is not None else None
         fields = {
             "id": bot_id,
             "name": name,
@@ -81,10 +98,51 @@ class BotRegistry:
             "stream": "1" if stream else "",
             "webhook_secret": secret or "",
             "created_ms": str(_now_ms()),
+            "auto_accept": "" if policy is None else json.dumps(policy),
+            "ladder": "1" if ladder else "",
         }
         if not self.store.register_bot(bot_id, token_hash(api_key), fields):
             raise ServiceError("could not register the bot; try again")
         return Registered(self._public(fields, owner=True), api_key, secret)
+
+    @staticmethod
+    def _auto_accept(raw: Mapping[str, Any] | None, games: Sequence[str]) -> dict[str, Any] | None:
+        if raw is None:
+            return None
+        chosen = raw.get("games")
+        limit = raw.get("max_concurrent")
+        if not isinstance(chosen, list) or not chosen or any(g not in games for g in chosen):
+            raise InvalidRequest("auto_accept.games names one or more of the bot's own games", field="auto_accept")
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= MAX_CONCURRENT:
+            raise InvalidRequest(
+                f"auto_accept.max_concurrent is a whole number from 1 to {MAX_CONCURRENT}", field="auto_accept"
+            )
+        return {"games": sorted(set(chosen)), "max_concurrent": limit}
+
+    def ensure_reference_players(self) -> list[str]:
+        """Register the built-in bots as rated reference players (``builtin-<name>``), once; their ids."""
+        ids = []
+        for game_name in contract.names():
+            for name in contract.get(game_name).bots:
+                bot_id = BUILTIN_PLAYER_PREFIX + name
+                ids.append(bot_id)
+                known = self.store.bot(bot_id)
+                games = sorted({*json.loads(known["games"]), game_name}) if known else [game_name]
+                fields = {
+                    "id": bot_id,
+                    "name": f"{name} (built-in)",
+                    "games": json.dumps(games),
+                    "builtin": name,
+                    "created_ms": known["created_ms"] if known else str(_now_ms()),
+                    "ladder": "1",
+                }
+                self.store.put_reference_bot(bot_id, fields)
+        return sorted(set(ids))
+
+    def policy(self, bot_id: str) -> dict[str, Any] | None:
+        """A registered bot's auto-accept policy, or None."""
+        raw = (self.store.bot(bot_id) or {}).get("auto_accept")
+        return json.loads(raw) if raw else None
 
     def authenticate(self, api_key: str | None) -> dict[str, str]:
         """The registration whose API key this is, or :class:`Unauthorized`."""
@@ -107,7 +165,7 @@ class BotRegistry:
         if what == "secret":
             if not fields.get("webhook"):
                 raise InvalidRequest("only a webhook bot has a signing secret", field="rotate")
-            secret = secrets.token_hex(32)
+            secret = webhook_secret()
             self.store.set_bot_field(bot_id, "webhook_secret", secret)
             return Registered(self._public(fields, owner=True), webhook_secret=secret)
         if what == "key":
@@ -132,13 +190,17 @@ class BotRegistry:
 
     @staticmethod
     def _public(fields: dict[str, str], *, owner: bool) -> dict[str, Any]:
+        transport = "builtin" if fields.get("builtin") else "webhook" if fields.get("webhook") else "stream"
         out: dict[str, Any] = {
             "id": fields["id"],
             "name": fields["name"],
             "games": json.loads(fields["games"]),
-            "transport": "webhook" if fields.get("webhook") else "stream",
+            "transport": transport,
             "created_at": int(fields["created_ms"]),
+            "ladder": bool(fields.get("ladder")),
         }
-        if owner and fields.get("webhook"):
-            out["webhook"] = fields["webhook"]
+        if owner:
+            out["auto_accept"] = json.loads(fields["auto_accept"]) if fields.get("auto_accept") else None
+            if fields.get("webhook"):
+                out["webhook"] = fields["webhook"]
         return out

@@ -86,6 +86,51 @@ class Keyspace:
         """Which registered bot an API key belongs to, by the key's hash (on the registrations' slot)."""
         return f"{self.namespace}:{{bots}}:keys"
 
+    def ladder(self) -> str:
+        """The ids of the bots that play the ladder (on the registrations' slot)."""
+        return f"{self.namespace}:{{bots}}:ladder"
+
+    def ladder_pairs(self, game: str) -> str:
+        """The ladder's pairs in one game kind: a hash from ``<player>|<player>`` (sorted) to the pair's latest
+        game id, or ``pending:<ms>`` while a round creates it (on the ladder's own slot)."""
+        return f"{self.namespace}:{{ladder}}:pairs:{game}"
+
+    def bot_games(self, bot_id: str) -> str:
+        """The games a registered bot accepted and that have not ended (on the registrations' slot)."""
+        return f"{self.namespace}:{{bots}}:bot:{bot_id}:games"
+
+    def ratings(self, game: str) -> str:
+        """The hash tag of one game kind's ratings: every ratings key of that kind lives on its slot."""
+        return f"{self.namespace}:{{ratings:{game}}}"
+
+    def rating_players(self, game: str) -> str:
+        """Each rated player's record in ``game`` (rating and counts), as JSON by player."""
+        return f"{self.ratings(game)}:players"
+
+    def rating_applied(self, game: str) -> str:
+        """The ``RatingsUpdated`` payload of each game whose ratings were applied, by game id."""
+        return f"{self.ratings(game)}:applied"
+
+    def rating_board(self, game: str) -> str:
+        """The leaderboard of ``game``: a sorted set of players by ordinal (thousandths)."""
+        return f"{self.ratings(game)}:board"
+
+    def rating_history(self, game: str, player: str) -> str:
+        """One player's rating changes in ``game``, newest first, capped."""
+        return f"{self.ratings(game)}:history:{player}"
+
+    def inbox(self, owner: str) -> str:
+        """One account's event stream: a registered bot's (``bot:<id>``) or a pull-only seat's (``seat:<hash>``)."""
+        return f"{self.namespace}:{{inbox:{owner}}}:events"
+
+    def inbox_seen(self, owner: str, key: str) -> str:
+        """A marker that one event (by its deduplication key) is on ``owner``'s stream already."""
+        return f"{self.namespace}:{{inbox:{owner}}}:seen:{key}"
+
+    def inbox_reader(self, owner: str) -> str:
+        """The one connection that may read ``owner``'s stream now."""
+        return f"{self.namespace}:{{inbox:{owner}}}:reader"
+
     def webhooks(self) -> str:
         """Webhook endpoints by URL: their signing secret and whether a 410 disabled them."""
         return f"{self.namespace}:webhooks"
@@ -93,14 +138,6 @@ class Keyspace:
     def bot_tokens(self) -> str:
         """Which game and seat a bot seat's token belongs to, by the token's hash."""
         return f"{self.namespace}:bot-tokens"
-
-    def pull(self, token_hash: str) -> str:
-        """The turn requests of one bot seat, for its pull stream."""
-        return f"{self.namespace}:pull:{token_hash}"
-
-    def pull_owner(self, token_hash: str) -> str:
-        """The one pull stream that may read a bot seat's turn requests now."""
-        return f"{self.namespace}:pull-owner:{token_hash}"
 
     def wake(self, bucket: int, reader: str) -> str:
         """A stream that wakes one live-stream reader blocked on a bucket's games (see ``EventStore.wait_many``)."""

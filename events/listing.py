@@ -63,7 +63,7 @@ def public_seats(created: GameCreated) -> list[dict[str, Any]]:
 
 def to_act_of(record: Record) -> list[int]:
     """The seats that must act now, sorted; none once the game is over."""
-    return [] if record.over else sorted(record.game.to_act(record.state))
+    return sorted(record.to_act())
 
 
 def result_of(record: Record) -> dict[str, Any] | None:

@@ -18,6 +18,8 @@ from events.envelope import Envelope
 
 ACTIVE = "active"
 FINISHED = "finished"
+CANCELLED = "cancelled"
+STATUSES = (ACTIVE, FINISHED, CANCELLED)
 
 
 # --- Events the service itself records ----------------------------------------
@@ -94,7 +96,55 @@ class MoveMade(Event):
         return contract.PUBLIC
 
 
-SERVICE_EVENTS = contract.event_types(GameCreated, SeedRevealed, GameScored, TurnTimedOut, MoveMade)
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChallengeAccepted(Event):
+    """The registered bot challenged to ``seat`` accepted; ``auto`` when its auto-accept policy did."""
+
+    seat: int
+    bot: str
+    auto: bool = False
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChallengeDeclined(Event):
+    """The registered bot challenged to ``seat`` declined (``reason``: declined, busy or timeout)."""
+
+    seat: int
+    bot: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameCancelled(Event):
+    """The game never started: a challenge was declined or timed out. It is never scored or rated."""
+
+    reason: str
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RatingsUpdated(Event):
+    """How a rated game changed its players' ratings, appended with ``GameScored``.
+
+    ``players`` maps each rated player to its seat, its rank (1 is first) and its rating
+    ``before`` and ``after`` as ``{"mu": ..., "sigma": ...}`` in thousandths (no floats in events).
+    """
+
+    model: str
+    players: dict[str, Any]
+
+
+SERVICE_EVENTS = contract.event_types(
+    GameCreated,
+    SeedRevealed,
+    GameScored,
+    TurnTimedOut,
+    MoveMade,
+    ChallengeAccepted,
+    ChallengeDeclined,
+    GameCancelled,
+    RatingsUpdated,
+)
 
 
 # --- The folded aggregate ------------------------------------------------------
@@ -117,10 +167,30 @@ class Record:
     scored: GameScored | None = None
     seat_versions: tuple[int, ...] = ()
     """Per seat, the version of the last event that seat's moves depend on (see :func:`relevant_to`)."""
+    challenged: frozenset[int] = frozenset()
+    """Seats whose registered bot has not yet accepted its challenge; nobody moves until none is left."""
+    cancelled: GameCancelled | None = None
+    ratings: RatingsUpdated | None = None
 
     @property
     def over(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def closed(self) -> bool:
+        """Over or cancelled: the game takes no more moves."""
+        return self.outcome is not None or self.cancelled is not None
+
+    @property
+    def started(self) -> bool:
+        """Every challenge was accepted and the game was not cancelled: its seats may move."""
+        return not self.challenged and self.cancelled is None
+
+    def to_act(self) -> frozenset[int]:
+        """The seats that must act now: none before the game starts or after it ends."""
+        if not self.started or self.over:
+            return frozenset()
+        return self.game.to_act(self.state)
 
     def seat_version(self, seat: int) -> int:
         """The oldest version a move of ``seat`` may name as ``expected_version`` (see :func:`relevant_to`)."""
@@ -128,6 +198,8 @@ class Record:
 
     @property
     def status(self) -> str:
+        if self.cancelled is not None:
+            return CANCELLED
         return FINISHED if self.over else ACTIVE
 
     @property
@@ -158,6 +230,7 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
             state=state,
             outcome=game.outcome(state),
             seat_versions=(envelope.version,) * len(created.seats),
+            challenged=frozenset(seats_module.registered(created.seats)),
         )
     changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
     before = record.game.to_act(record.state)
@@ -167,6 +240,12 @@ def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
             changes["seed"] = event.seed
         elif isinstance(event, GameScored):
             changes["scored"] = event
+        elif isinstance(event, ChallengeAccepted):
+            changes["challenged"] = record.challenged - {event.seat}
+        elif isinstance(event, GameCancelled):
+            changes["cancelled"] = event
+        elif isinstance(event, RatingsUpdated):
+            changes["ratings"] = event
     else:
         game = record.game
         state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
@@ -235,9 +314,36 @@ def timeout_command(record: Record, seed: bytes) -> list[Event]:
     return events
 
 
+class ChallengeRefused(contract.RuleError):
+    """A challenge answer that does not fit the game: no open challenge for that seat, or another bot's."""
+
+    code = "no_open_challenge"
+
+
+def _open_challenge(record: Record, seat: int, bot: str) -> None:
+    if record.cancelled is not None:
+        raise ChallengeRefused("the game was cancelled; its challenges are closed")
+    if seat not in record.challenged:
+        raise ChallengeRefused(f"seat {seat} has no open challenge: it was answered already, or was never one")
+    if seats_module.registered(record.created.seats).get(seat) != bot:
+        raise ChallengeRefused(f"seat {seat}'s challenge is for another bot")
+
+
+def accept_command(record: Record, seat: int, bot: str, *, auto: bool = False) -> list[Event]:
+    """``ChallengeAccepted`` for ``bot``'s open challenge to ``seat``; raises :class:`ChallengeRefused`."""
+    _open_challenge(record, seat, bot)
+    return [ChallengeAccepted(seat=seat, bot=bot, auto=auto)]
+
+
+def decline_command(record: Record, seat: int, bot: str, reason: str) -> list[Event]:
+    """The declined (or timed-out) challenge and the game's cancellation; raises :class:`ChallengeRefused`."""
+    _open_challenge(record, seat, bot)
+    return [ChallengeDeclined(seat=seat, bot=bot, reason=reason), GameCancelled(reason=reason, seat=seat)]
+
+
 def score_command(record: Record) -> list[Event]:
-    """``GameScored`` for a finished game that has none yet, else nothing."""
-    if record.outcome is None or record.scored is not None:
+    """``GameScored`` for a finished game that has none yet, else nothing (a cancelled game never is)."""
+    if record.outcome is None or record.scored is not None or record.cancelled is not None:
         return []
     scores = record.game.scores(record.state)
     return [GameScored(winners=record.outcome.winners, reason=record.outcome.reason, scores=scores)]

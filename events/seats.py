@@ -1,9 +1,10 @@
 """Seats that are bots, table options that every game has, and the timers they need.
 
 A seat is a human (with a token), a built-in bot run by a worker, a webhook
-bot that the worker POSTs turn requests to, or a pull-only bot that reads its
+bot that the worker POSTs turn requests to, a pull-only bot that reads its
 turn requests from ``GET /v1/bots/stream`` with the token its creator was
-given. Table options (the turn deadline and what happens when it passes) are
+given, or a registered bot (``{"id": ...}``), which is challenged and plays
+only once it accepts. Table options (the turn deadline and what happens when it passes) are
 the service's, not the rules'.
 """
 
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urlparse
 
@@ -24,6 +26,10 @@ DEFAULT_THINK_MS = 2000
 MAX_THINK_MS = 60_000
 BOT_GRACE_MS = 15_000
 """How long past its think time a built-in bot's turn may stay unplayed before a sweep dispatches it again."""
+DEFAULT_CHALLENGE_TIMEOUT_S = 120
+"""How long a challenged registered bot has to answer, unless the table's ``challenge_timeout_s`` says otherwise."""
+BUILTIN_PLAYER_PREFIX = "builtin-"
+"""A built-in bot's identity as a rated player: ``builtin-<name>``, such as ``builtin-search``."""
 SCORE_GRACE_MS = 30_000
 """How long a finished game may stay unscored before a sweep scores it itself."""
 
@@ -39,6 +45,21 @@ TABLE_OPTIONS = (
         choices=("forfeit", "random", "pass"),
     ),
     Option(
+        "rated",
+        bool,
+        None,
+        "whether the game changes its players' ratings; unset means rated when a registered bot plays "
+        "and at least two seats are rated players (registered or built-in bots)",
+    ),
+    Option(
+        "challenge_timeout_s",
+        int,
+        DEFAULT_CHALLENGE_TIMEOUT_S,
+        "seconds a challenged registered bot has to accept before the game is cancelled",
+        minimum=1,
+        maximum=86400,
+    ),
+    Option(
         "spectator_delay",
         int,
         0,
@@ -48,6 +69,10 @@ TABLE_OPTIONS = (
     ),
 )
 TABLE_OPTION_NAMES = frozenset(o.name for o in TABLE_OPTIONS)
+
+
+BOT_ID = re.compile(r"bot_[0-9a-f]{16}")
+"""The shape of a registered bot's id."""
 
 
 class InvalidSeat(ValueError):
@@ -63,8 +88,12 @@ class BotSeat:
     webhook: str | None = None
     stream: bool = False
     """A pull-only bot: its turn requests go only to its pull stream, and its token to the game's creator."""
+    bot_id: str | None = None
+    """A registered bot: challenged at creation, sent its turns on its account stream (and its webhook)."""
 
     def public(self) -> dict[str, Any]:
+        if self.bot_id is not None:
+            return {"id": self.bot_id}
         if self.webhook is not None:
             return {"webhook": self.webhook}
         if self.stream:
@@ -82,11 +111,48 @@ class BotSeat:
     def from_public(cls, raw: Mapping[str, Any] | None) -> BotSeat | None:
         if raw is None:
             return None
+        if "id" in raw:
+            return cls(bot_id=raw["id"])
         if "webhook" in raw:
             return cls(webhook=raw["webhook"])
         if raw.get("stream"):
             return cls(stream=True)
         return cls(builtin=raw["builtin"], think_ms=raw.get("think_ms", DEFAULT_THINK_MS))
+
+    @property
+    def player(self) -> str | None:
+        """The rated player in this seat: a registered bot's id, ``builtin-<name>``, or None (anonymous)."""
+        if self.bot_id is not None:
+            return self.bot_id
+        if self.builtin is not None:
+            return BUILTIN_PLAYER_PREFIX + self.builtin
+        return None
+
+
+def players(seats: Sequence[Mapping[str, Any]]) -> list[str | None]:
+    """The rated player of each seat of a ``GameCreated`` (None for a human or an unregistered bot)."""
+    found = [BotSeat.from_public(seat["bot"]) for seat in seats]
+    return [None if bot is None else bot.player for bot in found]
+
+
+def registered(seats: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """The registered bot of each seat that has one, by seat."""
+    found = {i: BotSeat.from_public(seat["bot"]) for i, seat in enumerate(seats)}
+    return {i: bot.bot_id for i, bot in found.items() if bot is not None and bot.bot_id is not None}
+
+
+def is_rated(options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a game with these table options and seats changes ratings (see the ``rated`` option)."""
+    chosen = options.get("rated")
+    if chosen is not None:
+        return bool(chosen)
+    return bool(registered(seats)) and len(rated_players(seats)) >= 2
+
+
+def rated_players(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The players a game can rate: each identified player that holds exactly one seat (self-play rates nobody)."""
+    found = players(seats)
+    return [p for p in found if p is not None and found.count(p) == 1]
 
 
 def parse_bot(
@@ -96,15 +162,22 @@ def parse_bot(
     if raw is None:
         return None
     where = f"seat {index}"
-    unknown = sorted(set(raw) - {"builtin", "think_ms", "webhook", "stream"})
+    unknown = sorted(set(raw) - {"builtin", "think_ms", "webhook", "stream", "id"})
     if unknown:
         raise InvalidSeat(
-            f"{where}: unknown bot setting {unknown[0]!r}; use 'builtin' (with 'think_ms'), 'webhook' or 'stream'"
+            f"{where}: unknown bot setting {unknown[0]!r}; use 'id' (a registered bot), 'builtin' (with 'think_ms'), "
+            "'webhook' or 'stream'"
         )
-    if sum(kind in raw for kind in ("builtin", "webhook", "stream")) != 1:
+    if sum(kind in raw for kind in ("builtin", "webhook", "stream", "id")) != 1:
         raise InvalidSeat(
-            f"{where}: a bot is exactly one of {{'builtin': name}}, {{'webhook': url}} or {{'stream': true}}"
+            f"{where}: a bot is exactly one of {{'id': registered bot}}, {{'builtin': name}}, {{'webhook': url}} "
+            "or {'stream': true}"
         )
+    if "id" in raw:
+        bot_id = raw["id"]
+        if not isinstance(bot_id, str) or not BOT_ID.fullmatch(bot_id):
+            raise InvalidSeat(f"{where}: 'id' names a registered bot by its id, such as 'bot_0123456789abcdef'")
+        return BotSeat(bot_id=bot_id)
     if "stream" in raw:
         if raw["stream"] is not True:
             raise InvalidSeat(f"{where}: a pull-only bot is {{'stream': true}}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -28,11 +29,15 @@ from domain.contract import JSON, Event, Game, Role, Viewer
 from events import codec, listing, snapshots
 from events import seats as seats_module
 from events.envelope import GENESIS_HASH, Envelope, canonical, seal
+from events.ratings import Ratings
 from events.record import (
     FINISHED,
     SERVICE_EVENTS,
+    ChallengeRefused,
     GameCreated,
     Record,
+    accept_command,
+    decline_command,
     finishes,
     fold_envelope,
     move_command,
@@ -63,6 +68,8 @@ SALT_BYTES = 32
 SNAPSHOT_TRIES = 3
 """How many unusable snapshots one read drops before it folds from the first event."""
 SEAT_TOKEN_NEEDED = "this needs a seat's token: 'Authorization: Bearer <token>'"
+ANSWER_ATTEMPTS = 20
+"""How many times a challenge's answer is appended again when other answers or moves race it."""
 NOT_THIS_GAMES_TOKEN = "this token does not belong to this game"
 
 
@@ -83,6 +90,19 @@ def _backoff() -> Any:
 
 class _Contended(Exception):
     """The game moved on while a command was decided; decide it again."""
+
+
+def challenge_id(game_id: str, seat: int) -> str:
+    """The id of the challenge to the registered bot in ``seat``: ``chl_<game id>_<seat>``."""
+    return f"chl_{game_id}_{seat}"
+
+
+def parse_challenge_id(raw: str) -> tuple[str, int] | None:
+    """The game and seat a challenge id names, or None if it is not one."""
+    parts = raw.split("_")
+    if len(parts) != 3 or parts[0] != "chl" or not parts[2].isdigit() or len(parts[2]) > 2 or len(parts[1]) > 64:
+        return None
+    return parts[1], int(parts[2])
 
 
 def viewer_name(viewer: Viewer) -> str:
@@ -148,6 +168,39 @@ class InvalidRequest(ServiceError):
 
 class WeakSeed(InvalidRequest):
     code = "weak_seed"
+
+
+class GameCancelledError(ServiceError):
+    """The game was cancelled before it started (a challenge was declined or timed out)."""
+
+    status = 409
+    code = "game_cancelled"
+
+
+class ChallengePending(ServiceError):
+    """The game waits for a challenged registered bot to accept; nobody moves before then."""
+
+    status = 409
+    code = "challenge_pending"
+
+
+class UnknownChallenge(ServiceError):
+    status = 404
+    code = "unknown_challenge"
+
+
+class ChallengeClosed(ServiceError):
+    """The challenge was answered already (the other way), or its game was cancelled."""
+
+    status = 409
+    code = "challenge_closed"
+
+
+class RegisteredSeat(ServiceError):
+    """A seat of a registered bot, used where only an unregistered bot's seat fits (its account has the stream)."""
+
+    status = 409
+    code = "registered_bot_seat"
 
 
 class RulesVersionUnavailable(ServiceError):
@@ -248,6 +301,15 @@ class GameService:
             bots = [seats_module.parse_bot(game, i, s.bot, self.webhook_policy) for i, s in enumerate(seats)]
         except seats_module.InvalidSeat as error:
             raise InvalidRequest(str(error), field="seats") from None
+        self._check_registered(game, bots)
+        if parsed.get("rated") is True:
+            public_seats = [{"bot": None if b is None else b.public()} for b in bots]
+            if len(seats_module.rated_players(public_seats)) < 2:
+                raise InvalidRequest(
+                    "a rated game needs at least two different rated players: registered bots ({'id': ...}) or "
+                    "built-in bots",
+                    field="rated",
+                )
         seed = secrets.token_bytes(32) if seed is None else seed
         state = game.initial(len(seats), seats_module.rules_options(parsed))
         setup = game.setup(state, seed)
@@ -267,7 +329,7 @@ class GameService:
         game_id = secrets.token_hex(8)
         now = _now_ms()
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        return self._open(self._fold(None, envelopes), envelopes, seed, salt)
+        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt, notify=False))
 
     def submit(
         self,
@@ -374,6 +436,17 @@ class GameService:
             return self._prior_result(record, prior, fingerprint)
         if expected_version is not None:
             self._check_expected(record, seat, expected_version)
+        if record.cancelled is not None:
+            raise GameCancelledError(
+                f"the game was cancelled before it started (seat {record.cancelled.seat}'s challenge: "
+                f"{record.cancelled.reason}); it takes no moves"
+            )
+        if record.challenged:
+            waiting = ", ".join(str(s) for s in sorted(record.challenged))
+            raise ChallengePending(
+                f"the game starts once every challenged bot accepts; still waiting on seat(s) {waiting}",
+                seats=sorted(record.challenged),
+            )
         if record.over:
             raise contract.GameOverError("the game is over; no more moves are taken")
         events = move_command(record, seat, move)
@@ -408,9 +481,11 @@ class GameService:
     def score(self, game_id: str) -> Record:
         """Append ``GameScored`` once for a finished game; a repeat changes nothing.
 
-        The append is guarded by the expected version alone, so no idempotency entry can
-        block it. Concurrent scorers are retried a bounded number of times with backoff;
-        past that it raises :class:`StaleVersion` and the caller (a task) tries again later.
+        A rated game's ``RatingsUpdated`` goes in the same append, right after it, once the ratings store
+        has applied it (exactly once per game, see :mod:`events.ratings`). The append is guarded by the
+        expected version alone, so no idempotency entry can block it. Concurrent scorers, and ratings that
+        another game changed meanwhile, are retried a bounded number of times with backoff; past that it
+        raises :class:`StaleVersion` and the caller (a task) tries again later.
         """
         retrying = tenacity.Retrying(
             stop=tenacity.stop_after_attempt(SCORE_ATTEMPTS),
@@ -425,6 +500,7 @@ class GameService:
                     events = score_command(record)
                     if not events:
                         return record
+                    events += Ratings(self.store).settle(record, events)
                     return self._append(record, events, None, None, "").record
         except VersionConflict as conflict:
             raise StaleVersion(
@@ -432,19 +508,37 @@ class GameService:
             ) from None
         raise AssertionError("unreachable: tenacity either returns or raises")
 
+    def _opened(self, created: Created) -> Created:
+        """A new game after its registered bots' auto-accept policies answered; the workers hear of it once
+        those answers are in, so a challenge that a policy accepts at once is never sent."""
+        record = self._auto_accept(created.record)
+        if record is created.record and self.on_append is not None:
+            self.on_append(record)
+        return dataclasses.replace(created, record=record)
+
     def _open(
-        self, record: Record, envelopes: list[Envelope], seed: bytes, salt: bytes, forked_from: str = ""
+        self,
+        record: Record,
+        envelopes: list[Envelope],
+        seed: bytes,
+        salt: bytes,
+        forked_from: str = "",
+        *,
+        notify: bool = True,
     ) -> Created:
         """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
         bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
         webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
         pull_only = {i for i, b in enumerate(bots) if b is not None and b.stream}
+        registered = seats_module.registered(record.created.seats)
         tokens = {
-            i: secrets.token_urlsafe(24) for i, b in enumerate(bots) if b is None or i in webhook_urls or i in pull_only
+            i: secrets.token_urlsafe(24)
+            for i, b in enumerate(bots)
+            if b is None or i in webhook_urls or i in pull_only or i in registered
         }
         creator_token = secrets.token_urlsafe(24)
         roles = {token_hash(t): f"seat:{i}" for i, t in tokens.items()} | {token_hash(creator_token): "creator"}
-        hidden = {f"token:{i}": tokens.pop(i) for i in webhook_urls}
+        hidden = {f"token:{i}": tokens.pop(i) for i in sorted({*webhook_urls, *registered})}
         bot_seat_tokens = hidden | {f"token:{i}": tokens[i] for i in sorted(pull_only)}
         if bot_seat_tokens:
             bot_tokens = {token_hash(t): f"{record.game_id}:{k.split(':')[1]}" for k, t in bot_seat_tokens.items()}
@@ -467,7 +561,7 @@ class GameService:
             listed_by_version=listing.held_entries(None, envelopes),
         )
         self._remember(record)
-        if self.on_append is not None:
+        if notify and self.on_append is not None:
             self.on_append(record)
         return Created(record, tokens, creator_token, webhook_secrets)
 
@@ -486,7 +580,7 @@ class GameService:
         Nothing happens if the game has moved on since; a repeat is a no-op.
         """
         record = self.head(game_id)
-        if record.version != version or record.over:
+        if record.version != version or record.closed or not record.started:
             return None
         events = timeout_command(record, self.store.seed(game_id))
         try:
@@ -497,7 +591,7 @@ class GameService:
     def bot_move(self, game_id: str, seat: int, version: int) -> MoveResult | None:
         """Let a built-in bot play ``seat``'s turn at ``version``; None if that turn is no longer open."""
         record = self.head(game_id)
-        if record.version != version or record.over or seat not in record.game.to_act(record.state):
+        if record.version != version or seat not in record.to_act():
             return None
         bot = seats_module.BotSeat.from_public(record.created.seats[seat]["bot"])
         if bot is None or bot.builtin is None:
@@ -513,18 +607,23 @@ class GameService:
     def timers(self, record: Record, now: int) -> list[tuple[str, int]]:
         """The deadline and bot watchdogs the game needs at its current version, and a scoring
         watchdog once it is over: scoring then happens at least once, even if its task is lost."""
+        if record.cancelled is not None:
+            return []
         if record.over:
             if record.scored is not None:
                 return []
             member = seats_module.timer_member("score", record.game_id, record.version)
             return [(member, now + seats_module.SCORE_GRACE_MS)]
+        if record.challenged:
+            member = seats_module.timer_member("challenge", record.game_id, record.version)
+            return [(member, self.challenge_expiry(record))]
         timers = []
         deadline_s = record.created.options.get("move_deadline_s")
         if deadline_s:
             timers.append(
                 (seats_module.timer_member("deadline", record.game_id, record.version), now + deadline_s * 1000)
             )
-        for seat in record.game.to_act(record.state):
+        for seat in record.to_act():
             bot = seats_module.BotSeat.from_public(record.created.seats[seat]["bot"])
             if bot is not None and bot.builtin is not None:
                 due = now + bot.think_ms + seats_module.BOT_GRACE_MS
@@ -534,7 +633,7 @@ class GameService:
     def deadline(self, record: Record) -> int | None:
         """When the current turn times out, in ms since the epoch; None without a deadline."""
         deadline_s = record.created.options.get("move_deadline_s")
-        if not deadline_s or record.over:
+        if not deadline_s or record.closed or not record.started:
             return None
         return int(record.updated_ms + deadline_s * 1000)
 
@@ -567,6 +666,11 @@ class GameService:
         prefix = self.store.read(game_id, upto=at)
         if not head.over and any(e.visible_to is not None and e.type != "GameCreated" for e in prefix):
             raise ForkUnavailable("this game has hidden information; it can be forked once it is over")
+        if any(e.type in ("ChallengeAccepted", "ChallengeDeclined") for e in prefix):
+            raise ForkUnavailable(
+                "a registered bot answered this game's challenge, and it agreed to this game only: fork it at the end "
+                "of the deal (at_turn 0), where every registered bot is challenged again"
+            )
         created = None if seats is None else self._reseated(head, seats)
         if created is None:
             for i, seat in enumerate(head.created.seats):
@@ -590,7 +694,9 @@ class GameService:
             envelopes.append(envelope)
             previous = envelope.hash
         seed, salt = self.store.sealed_seed(game_id)
-        return self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}")
+        return self._opened(
+            self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}", notify=False)
+        )
 
     def rematch(self, game_id: str, viewer: Viewer) -> Created:
         """The same table again as a new game: the same game, options and seats, every seat moved one place on
@@ -612,6 +718,121 @@ class GameService:
         if isinstance(names, list | tuple) and len(names) == len(seats):
             options["seat_names"] = [names[-1], *names[:-1]]
         return self.create(head.game.name, rotated, options)
+
+    # --- challenges ------------------------------------------------------------
+
+    def challenge_expiry(self, record: Record) -> int:
+        """When the game's open challenges time out (ms since the epoch)."""
+        timeout_s = int(record.created.options.get("challenge_timeout_s") or seats_module.DEFAULT_CHALLENGE_TIMEOUT_S)
+        return record.created_ms + timeout_s * 1000
+
+    def challenge(self, raw_id: str) -> tuple[Record, int, str]:
+        """The game, seat and challenged bot of a challenge id; :class:`UnknownChallenge` if there is none."""
+        parsed = parse_challenge_id(raw_id)
+        if parsed is None:
+            raise UnknownChallenge(f"{raw_id!r} is not a challenge id; they look like chl_<game id>_<seat>")
+        game_id, seat = parsed
+        try:
+            record = self.head(game_id)
+        except GameNotFound:
+            raise UnknownChallenge(f"there is no challenge {raw_id!r}") from None
+        bot = seats_module.registered(record.created.seats).get(seat)
+        if bot is None:
+            raise UnknownChallenge(f"there is no challenge {raw_id!r}")
+        return record, seat, bot
+
+    def answer_challenge(self, raw_id: str, bot_id: str, *, accept: bool) -> Record:
+        """``bot_id`` accepts or declines its challenge; a repeat of the same answer changes nothing.
+
+        :class:`Forbidden` for another bot's challenge; :class:`ChallengeClosed` when it was answered the
+        other way, timed out, or the game was cancelled by another seat's answer.
+        """
+        record, seat, bot = self.challenge(raw_id)
+        if bot != bot_id:
+            raise Forbidden("this challenge is for another bot")
+        if not accept:
+            return self._answer(record.game_id, seat, bot_id, "declined")
+        self.store.claim_bot_game(bot_id, record.game_id)
+        try:
+            return self._answer(record.game_id, seat, bot_id, "accepted")
+        except ServiceError:
+            self.store.release_bot_game(bot_id, record.game_id)
+            raise
+
+    def expire_challenges(self, game_id: str) -> Record | None:
+        """Cancel the game if a challenge is still open past its timeout; None if there was nothing to do."""
+        record = self.head(game_id)
+        if not record.challenged or record.cancelled is not None or _now_ms() < self.challenge_expiry(record):
+            return None
+        seat = min(record.challenged)
+        bot = seats_module.registered(record.created.seats)[seat]
+        return self._answer(game_id, seat, bot, "timeout")
+
+    def _auto_accept(self, record: Record) -> Record:
+        """Answer the challenges of bots whose auto-accept policy covers this game: accepted while the bot
+        plays fewer games than its ``max_concurrent``, declined as ``busy`` otherwise."""
+        for seat, bot_id in sorted(seats_module.registered(record.created.seats).items()):
+            if seat not in record.challenged or record.cancelled is not None:
+                continue
+            fields = self.store.bot(bot_id) or {}
+            policy = json.loads(fields["auto_accept"]) if fields.get("auto_accept") else None
+            if policy is None or record.game.name not in policy["games"]:
+                continue
+            if not self.store.claim_bot_game(bot_id, record.game_id, int(policy["max_concurrent"])):
+                return self._answer(record.game_id, seat, bot_id, "busy")
+            try:
+                record = self._answer(record.game_id, seat, bot_id, "auto")
+            except ServiceError:
+                self.store.release_bot_game(bot_id, record.game_id)
+                raise
+        return record
+
+    def _answer(self, game_id: str, seat: int, bot_id: str, how: str) -> Record:
+        """Append one answer (``accepted``, ``auto``, or a reason to decline), retried when the game moves on."""
+        retrying = tenacity.Retrying(
+            stop=tenacity.stop_after_attempt(ANSWER_ATTEMPTS),
+            wait=_backoff(),
+            retry=tenacity.retry_if_exception_type(VersionConflict),
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    record = self.head(game_id)
+                    accepted = how in ("accepted", "auto")
+                    if accepted and seat not in record.challenged and record.cancelled is None:
+                        return record
+                    if not accepted and record.cancelled is not None and record.cancelled.seat == seat:
+                        return record
+                    try:
+                        events = (
+                            accept_command(record, seat, bot_id, auto=how == "auto")
+                            if accepted
+                            else decline_command(record, seat, bot_id, how)
+                        )
+                    except ChallengeRefused as refused:
+                        raise ChallengeClosed(str(refused)) from None
+                    return self._append(record, events, None, None, "").record
+        except VersionConflict as conflict:
+            raise StaleVersion(
+                f"the game kept changing while the challenge was answered ({ANSWER_ATTEMPTS} tries); answer again",
+                current_version=conflict.current,
+            ) from None
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def _check_registered(self, game: Game[Any], bots: Sequence[seats_module.BotSeat | None]) -> None:
+        """Every registered bot named in a seat exists and plays ``game``; :class:`InvalidRequest` otherwise."""
+        for i, bot in enumerate(bots):
+            if bot is None or bot.bot_id is None:
+                continue
+            fields = self.store.bot(bot.bot_id)
+            if fields is None or fields.get("builtin"):
+                raise InvalidRequest(f"seat {i}: there is no registered bot with id {bot.bot_id!r}", field="seats")
+            if game.name not in json.loads(fields["games"]):
+                raise InvalidRequest(
+                    f"seat {i}: bot {bot.bot_id} does not play {game.name} (its registration names its games)",
+                    field="seats",
+                )
 
     def _fork_boundary(self, game_id: str, viewer: Viewer, at: int | None, at_turn: int | None) -> int:
         """The version a fork starts from: ``at`` if it is a turn boundary the viewer may read, or the
@@ -654,6 +875,7 @@ class GameService:
             bots = [seats_module.parse_bot(head.game, i, s.bot, self.webhook_policy) for i, s in enumerate(seats)]
         except seats_module.InvalidSeat as error:
             raise InvalidRequest(str(error), field="seats") from None
+        self._check_registered(head.game, bots)
         public = tuple(
             {"name": s.name, "bot": None if b is None else b.public()} for s, b in zip(seats, bots, strict=True)
         )
@@ -982,6 +1204,7 @@ class GameService:
                 idempotency_key=key,
                 fingerprint=fingerprint,
                 finished=finishing,
+                cancelled=new.cancelled is not None and record.cancelled is None,
                 now_ms=now,
                 timers=self.timers(new, now),
                 listed=listing.fields_of(new),

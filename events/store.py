@@ -17,7 +17,7 @@ import redis
 
 from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
-from events.record import ACTIVE, FINISHED
+from events.record import ACTIVE, CANCELLED, FINISHED
 
 MAX_LIST_INDEX = 2**63 - 1
 """The largest index a Redis list command takes."""
@@ -82,8 +82,8 @@ redis.call('HSET', KEYS[2], 'version', last, 'hash', ARGV[5], 'updated_ms', ARGV
 if idem ~= '' then
   redis.call('HSET', KEYS[3], idem, ARGV[3] .. '|' .. (current + 1) .. '|' .. last)
 end
-if ARGV[6] == '1' then
-  redis.call('HSET', KEYS[2], 'status', 'finished')
+if ARGV[6] ~= '0' then
+  redis.call('HSET', KEYS[2], 'status', ARGV[6] == '1' and 'finished' or ARGV[6])
   redis.call('ZREM', KEYS[5], ARGV[9])
   redis.call('ZREM', KEYS[6], ARGV[9])
   redis.call('ZADD', KEYS[7], meta[3], ARGV[9])
@@ -183,7 +183,19 @@ if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[1])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('HSET', KEYS[1], 'api_key_hash', ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if redis.call('HGET', KEYS[1], 'ladder') == '1' then redis.call('SADD', KEYS[3], ARGV[2]) end
 return 1
+"""
+
+_POST_INBOX = """
+if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then return false end
+return redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'body', ARGV[1])
+"""
+
+_CLAIM_SEAT = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+return redis.call('SADD', KEYS[1], ARGV[1])
 """
 
 _ROTATE_BOT_KEY = """
@@ -191,6 +203,34 @@ if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[3] then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[1], 'api_key_hash', ARGV[2])
+return 1
+"""
+
+_APPLY_RATINGS = """
+local prior = redis.call('HGET', KEYS[2], ARGV[1])
+if prior then return {'applied', prior} end
+local n = tonumber(ARGV[4])
+for i = 1, n do
+  local at = 4 + 5 * (i - 1)
+  local current = redis.call('HGET', KEYS[1], ARGV[at + 1]) or ''
+  if current ~= ARGV[at + 2] then return {'conflict', ''} end
+end
+for i = 1, n do
+  local at = 4 + 5 * (i - 1)
+  redis.call('HSET', KEYS[1], ARGV[at + 1], ARGV[at + 3])
+  redis.call('ZADD', KEYS[3], ARGV[at + 4], ARGV[at + 1])
+  redis.call('LPUSH', KEYS[3 + i], ARGV[at + 5])
+  redis.call('LTRIM', KEYS[3 + i], 0, tonumber(ARGV[3]) - 1)
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return {'ok', ARGV[2]}
+"""
+
+
+_SWAP_LADDER_PAIR = """
+local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
+if current ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 return 1
 """
 
@@ -300,6 +340,10 @@ class EventStore:
         self._glance = client.register_script(_GLANCE)
         self._register_bot = client.register_script(_REGISTER_BOT)
         self._rotate_bot_key = client.register_script(_ROTATE_BOT_KEY)
+        self._post_inbox = client.register_script(_POST_INBOX)
+        self._claim_seat = client.register_script(_CLAIM_SEAT)
+        self._apply_ratings = client.register_script(_APPLY_RATINGS)
+        self._swap_ladder_pair = client.register_script(_SWAP_LADDER_PAIR)
 
     # --- writing ---------------------------------------------------------
 
@@ -356,6 +400,7 @@ class EventStore:
         idempotency_key: str | None = None,
         fingerprint: str = "",
         finished: bool = False,
+        cancelled: bool = False,
         now_ms: int = 0,
         timers: Sequence[tuple[str, int]] = (),
         outbox_event: str = "appended",
@@ -372,7 +417,8 @@ class EventStore:
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.idempotency, k.outbox]
         keys += [self.keys.index(k.bucket, name, ACTIVE) for name in ("*", game)]
-        keys += [self.keys.index(k.bucket, name, FINISHED) for name in ("*", game)]
+        closed = CANCELLED if cancelled else FINISHED
+        keys += [self.keys.index(k.bucket, name, closed) for name in ("*", game)]
         keys += [self.keys.timers(k.bucket), k.listing]
         argv: list[Any] = [
             expected_version,
@@ -380,7 +426,7 @@ class EventStore:
             fingerprint,
             previous_hash,
             envelopes[-1].hash if envelopes else previous_hash,
-            "1" if finished else "0",
+            CANCELLED if cancelled else "1" if finished else "0",
             now_ms,
             outbox_event,
             game_id,
@@ -672,7 +718,8 @@ class EventStore:
         argv: list[str] = [key_hash, bot_id]
         for name, value in fields.items():
             argv += [name, value]
-        return bool(self._register_bot(keys=[self.keys.bot(bot_id), self.keys.bot_keys()], args=argv))
+        keys = [self.keys.bot(bot_id), self.keys.bot_keys(), self.keys.ladder()]
+        return bool(self._register_bot(keys=keys, args=argv))
 
     def bot(self, bot_id: str) -> dict[str, str] | None:
         """A registration's fields, or None."""
@@ -688,6 +735,132 @@ class EventStore:
         """Replace a bot's API key (by hash) if ``old_hash`` is still its key; the old key stops at once."""
         keys = [self.keys.bot(bot_id), self.keys.bot_keys()]
         return bool(self._rotate_bot_key(keys=keys, args=[old_hash, new_hash, bot_id]))
+
+    def put_reference_bot(self, bot_id: str, fields: Mapping[str, str]) -> None:
+        """Store (or refresh) a built-in reference player's registration; it has no API key. It plays the ladder."""
+        self.redis.hset(self.keys.bot(bot_id), mapping=dict(fields))
+        self.redis.sadd(self.keys.ladder(), bot_id)
+
+    def ladder_bots(self) -> list[str]:
+        """The ids of every bot that plays the ladder, sorted."""
+        return sorted(m.decode() for m in self.redis.smembers(self.keys.ladder()))
+
+    def claim_bot_game(self, bot_id: str, game_id: str, limit: int | None = None) -> bool:
+        """Count ``game_id`` among the bot's running games, if it plays fewer than ``limit`` (None: no limit)."""
+        if limit is None:
+            self.redis.sadd(self.keys.bot_games(bot_id), game_id)
+            return True
+        return bool(self._claim_seat(keys=[self.keys.bot_games(bot_id)], args=[game_id, limit]))
+
+    def release_bot_game(self, bot_id: str, game_id: str) -> None:
+        """The game no longer counts among the bot's running games (it ended, or was cancelled)."""
+        self.redis.srem(self.keys.bot_games(bot_id), game_id)
+
+    def bot_games(self, bot_id: str) -> list[str]:
+        """The games the bot accepted that have not ended."""
+        return sorted(m.decode() for m in self.redis.smembers(self.keys.bot_games(bot_id)))
+
+    # --- ratings -------------------------------------------------------------------
+
+    def rating_records(self, game: str, players: Sequence[str]) -> list[str | None]:
+        """Each player's record in ``game`` as stored (JSON), None for a player never rated in it."""
+        if not players:
+            return []
+        raw = self.redis.hmget(self.keys.rating_players(game), list(players))
+        return [None if value is None else value.decode() for value in raw]
+
+    def apply_ratings(
+        self, game: str, game_id: str, payload: str, writes: Sequence[tuple[str, str, str, int, str]], *, keep: int
+    ) -> tuple[str, str]:
+        """Apply one game's rating change once: ``("ok", payload)``, ``("applied", first payload)`` when this
+        game was applied already, or ``("conflict", "")`` when a player's record is no longer what was read.
+
+        ``writes`` holds, per player: its id, its record as read (``""`` for none), its new record, its new
+        ordinal for the leaderboard, and the entry for its history (kept to the newest ``keep``). One script
+        on the slot of ``game``'s ratings checks every record, then writes all of them and the payload.
+        """
+        keys = [self.keys.rating_players(game), self.keys.rating_applied(game), self.keys.rating_board(game)]
+        keys += [self.keys.rating_history(game, player) for player, *_ in writes]
+        argv: list[Any] = [game_id, payload, keep, len(writes)]
+        for write in writes:
+            argv += list(write)
+        status, stored = self._apply_ratings(keys=keys, args=argv)
+        return status.decode(), stored.decode()
+
+    def rating_board(self, game: str, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many players ``game`` rates, and ``limit`` of them from ``offset``, highest ordinal first."""
+        key = self.keys.rating_board(game)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zcard(key)
+        pipe.zrevrange(key, min(offset, MAX_LIST_INDEX), min(offset + limit - 1, MAX_LIST_INDEX))
+        total, players = pipe.execute()
+        return int(total), [p.decode() for p in players]
+
+    def rating_history(self, game: str, player: str, limit: int) -> list[str]:
+        """A player's newest ``limit`` rating changes in ``game`` (JSON), newest first."""
+        return [raw.decode() for raw in self.redis.lrange(self.keys.rating_history(game, player), 0, limit - 1)]
+
+    # --- ladder --------------------------------------------------------------------
+
+    def ladder_pairs(self, game: str) -> dict[str, str]:
+        """Each ladder pair's latest game of kind ``game`` (or its pending claim), by pair."""
+        raw = self.redis.hgetall(self.keys.ladder_pairs(game))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def swap_ladder_pair(self, game: str, pair: str, expected: str, value: str) -> bool:
+        """Set a ladder pair's entry to ``value`` if it is still ``expected`` (``""``: none; a ``value`` of ``""``
+        removes it); False, changing nothing, when another round changed it first."""
+        keys = [self.keys.ladder_pairs(game)]
+        return bool(self._swap_ladder_pair(keys=keys, args=[pair, expected, value]))
+
+    # --- account streams -----------------------------------------------------------
+
+    def post_inbox(self, owner: str, key: str, body: str, *, keep: int = 1000, remember_s: int = 7 * 86400) -> bool:
+        """Put ``body`` on ``owner``'s stream once per ``key`` (a repeat within ``remember_s`` is dropped).
+
+        The stream keeps about the newest ``keep`` events. True if this call added it.
+        """
+        keys = [self.keys.inbox(owner), self.keys.inbox_seen(owner, key)]
+        return bool(self._post_inbox(keys=keys, args=[body, keep, remember_s]))
+
+    def inbox_events(
+        self, owner: str, *, after: str = "0-0", block_ms: int | None = None, count: int = 100
+    ) -> list[tuple[str, str]]:
+        """``(cursor, body)`` of the events after ``after`` on ``owner``'s stream, waiting up to ``block_ms``."""
+        key = self.keys.inbox(owner)
+        if block_ms is None:
+            entries = self.redis.xrange(key, min=f"({after}" if after != "0-0" else "-", count=count)
+        else:
+            reply = self.redis.xread({key: after}, block=block_ms, count=count)
+            entries = reply[0][1] if reply else []
+        return [(entry_id.decode(), fields[b"body"].decode()) for entry_id, fields in entries]
+
+    def inbox_bounds(self, owner: str) -> tuple[str | None, str | None]:
+        """The cursors of the oldest and the newest event ``owner``'s stream still holds."""
+        key = self.keys.inbox(owner)
+        first, last = self.redis.xrange(key, count=1), self.redis.xrevrange(key, count=1)
+        return (first[0][0].decode() if first else None, last[0][0].decode() if last else None)
+
+    def claim_inbox_reader(self, owner: str, reader: str, ttl_s: int) -> None:
+        """Make ``reader`` the one connection reading ``owner``'s stream (any other one stops)."""
+        self.redis.set(self.keys.inbox_reader(owner), reader, ex=ttl_s)
+
+    def inbox_reader(self, owner: str, reader: str, ttl_s: int) -> bool:
+        """Whether ``reader`` still reads ``owner``'s stream; extends its claim if so."""
+        key = self.keys.inbox_reader(owner)
+        if self.redis.get(key) != reader.encode():
+            return False
+        self.redis.expire(key, ttl_s)
+        return True
+
+    def release_inbox_reader(self, owner: str, reader: str) -> None:
+        key = self.keys.inbox_reader(owner)
+        if self.redis.get(key) == reader.encode():
+            self.redis.delete(key)
+
+    def inbox_read_now(self, owner: str) -> bool:
+        """Whether a connection reads ``owner``'s stream now."""
+        return bool(self.redis.exists(self.keys.inbox_reader(owner)))
 
     def set_bot_field(self, bot_id: str, field: str, value: str) -> None:
         """Change one field of an existing registration (its signing secret, say)."""

@@ -22,8 +22,10 @@ LEGAL_MOVES_URL_LIMIT = 100_000
 """The ``limit`` that ``legal_moves_url`` asks for: the most the legal-moves endpoint gives at once."""
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 """Where turn requests point bots when ``ORRERY_PUBLIC_URL`` is unset: ``orrery up``'s default address."""
-PULL_BACKLOG = 100
-PULL_OWNER_TTL_S = 30
+TURN_MEMORY_S = 86400
+"""How long an account stream remembers that it carries a turn, so that a repeated delivery adds it once."""
+READER_TTL_S = 30
+"""How long a stream's claim to read an account lasts without being renewed (a reader renews it as it reads)."""
 
 
 def turn_id(game_id: str, seat: int, version: int) -> str:
@@ -72,14 +74,13 @@ def turn_request(service: GameService, record: Record, seat: int) -> dict[str, A
     }
 
 
-def publish(service: GameService, game_id: str, seat: int, body: str) -> bool:
-    """Put a turn request on the seat's pull stream; True if a pull stream is reading it now."""
-    from events.service import token_hash
+def publish(service: GameService, record: Record, seat: int, body: str) -> bool:
+    """Put a turn request on the stream of the seat's account (see :mod:`events.accounts`), once per turn;
+    True if a connection reads that stream now (a webhook then need not be called)."""
+    from events.accounts import owner_of
 
-    token = service.store.secret(game_id, f"token:{seat}")
-    if token is None:
+    owner = owner_of(service, record, seat)
+    if owner is None:
         return False
-    keys, redis = service.store.keys, service.store.redis
-    hashed = token_hash(token)
-    redis.xadd(keys.pull(hashed), {"body": body}, maxlen=PULL_BACKLOG, approximate=True)
-    return bool(redis.exists(keys.pull_owner(hashed)))
+    service.store.post_inbox(owner, turn_id(record.game_id, seat, record.version), body, remember_s=TURN_MEMORY_S)
+    return service.store.inbox_read_now(owner)

@@ -23,13 +23,20 @@ from typing import Any
 
 from domain import contract
 from domain.contract import Event, Role
+from events import ratings
 from events.envelope import Envelope, canonical, verify_chain
 from events.record import (
     SERVICE_EVENTS,
+    ChallengeAccepted,
+    ChallengeDeclined,
+    GameScored,
     MoveMade,
+    RatingsUpdated,
     Record,
     SeedRevealed,
     TurnTimedOut,
+    accept_command,
+    decline_command,
     finishes,
     fold_envelope,
     move_command,
@@ -38,7 +45,7 @@ from events.record import (
 )
 from events.seats import rules_options
 
-COMMANDS = frozenset({"MoveMade", "TurnTimedOut", "GameScored"})
+COMMANDS = frozenset({"MoveMade", "TurnTimedOut", "GameScored", "ChallengeAccepted", "ChallengeDeclined"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -185,8 +192,14 @@ def _command(
     recomputed yet: random timeout moves before the seed is revealed), and how many envelopes it spans."""
     if head.type not in COMMANDS:
         raise _Failure(head.version, f"no command explains a {head.type} event here")
+    if record.cancelled is not None:
+        raise _Failure(head.version, "the game was already cancelled")
     if record.over and head.type != "GameScored":
         raise _Failure(head.version, "the game was already over")
+    if head.type in ("ChallengeAccepted", "ChallengeDeclined"):
+        return _answer(record, head), 1 if head.type == "ChallengeAccepted" else 2
+    if not record.started:
+        raise _Failure(head.version, f"a {head.type} event before every challenge was accepted")
     if head.type == "MoveMade":
         made = contract.decode_event(SERVICE_EVENTS, head.type, head.payload)
         assert isinstance(made, MoveMade)
@@ -205,11 +218,40 @@ def _command(
         expected = score_command(record)
         if not expected:
             raise _Failure(head.version, "the game was scored twice, or before it was over")
+        expected += _ratings(record, expected, envelopes, i + len(expected))
     if finishes(record, expected):
         if seed is None:
             raise _Failure(head.version, "the game ended here but its seed was not revealed")
         expected.append(revealed(seed, salt))
     return expected, len(expected)
+
+
+def _ratings(record: Record, scoring: list[Event], envelopes: list[Envelope], at: int) -> list[Event]:
+    """The ``RatingsUpdated`` that must follow the scoring, if the log has one at ``at``: recomputed by the
+    model from the ``before`` ratings it records, for the game's own rated players, seats and ranks."""
+    if at >= len(envelopes) or envelopes[at].type != "RatingsUpdated":
+        return []
+    got = envelopes[at]
+    scored = scoring[0]
+    assert isinstance(scored, GameScored)
+    try:
+        logged = contract.decode_event(SERVICE_EVENTS, got.type, got.payload)
+        assert isinstance(logged, RatingsUpdated)
+        return [ratings.replay(record.created, scored, logged)]
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise _Failure(got.version, f"the rating change does not fit the game: {error}") from None
+
+
+def _answer(record: Record, head: Envelope) -> list[Event]:
+    """The events of a challenge's answer, checked against the challenges still open."""
+    answer = contract.decode_event(SERVICE_EVENTS, head.type, head.payload)
+    try:
+        if isinstance(answer, ChallengeAccepted):
+            return accept_command(record, answer.seat, answer.bot, auto=answer.auto)
+        assert isinstance(answer, ChallengeDeclined)
+        return decline_command(record, answer.seat, answer.bot, answer.reason)
+    except contract.RuleError as error:
+        raise _Failure(head.version, f"this answer fits no open challenge: {error}") from None
 
 
 def _compare(

@@ -61,6 +61,8 @@ class TestRouting:
         expected = {
             "workers.tasks.deliver_turn": names.webhooks,
             "workers.tasks.publish_turn": names.webhooks,
+            "workers.tasks.deliver_challenge": names.webhooks,
+            "workers.tasks.ladder_round": names.main,
             "workers.tasks.play_bot_turn": names.bots,
             "workers.tasks.score_game": names.main,
             "workers.tasks.sweep_timers": names.main,

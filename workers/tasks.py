@@ -29,9 +29,10 @@ from typing import Any
 import redis
 from celery import current_app, shared_task
 
+from events.accounts import post_updates
 from events.keys import BUCKETS, bucket_of
 from events.record import Record
-from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, timer_member
+from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, registered, timer_member
 from events.service import GameService, ServiceError, StaleVersion
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,8 @@ def service() -> GameService:
 
 
 def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
-    if record.over:
-        return []
     seats = []
-    for seat in sorted(record.game.to_act(record.state)):
+    for seat in sorted(record.to_act()):
         bot = BotSeat.from_public(record.created.seats[seat]["bot"])
         if bot is not None:
             seats.append((seat, bot))
@@ -60,8 +59,13 @@ def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
 
 
 def needs_worker(record: Record) -> bool:
-    """Whether the game now waits on a worker: a finished game to score, or a bot to move."""
-    return (record.over and record.scored is None) or bool(bot_seats_to_act(record))
+    """Whether the game now waits on a worker: a finished game to score, a bot to move, or a registered
+    bot to be told of a challenge, a start or an end."""
+    return (
+        (record.over and record.scored is None)
+        or bool(bot_seats_to_act(record))
+        or bool(registered(record.created.seats))
+    )
 
 
 _waker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-wake")
@@ -92,18 +96,34 @@ def wake_relay(record: Record) -> None:
 
 
 def dispatch(record: Record) -> None:
-    """Queue what a game needs from the workers at its current version."""
+    """Queue what a game needs from the workers at its current version, and tell its registered bots
+    what changed on their account streams (a webhook bot's new challenge is POSTed to it too)."""
+    if registered(record.created.seats):
+        for seat in post_updates(service(), record):
+            if _registration_webhook(record, seat):
+                deliver_challenge.delay(record.game_id, seat)
     if record.over:
         if record.scored is None:
             score_game.delay(record.game_id)
         return
     for seat, bot in bot_seats_to_act(record):
-        if bot.webhook is not None:
+        if bot.bot_id is not None:
+            if _registration_webhook(record, seat):
+                deliver_turn.delay(record.game_id, seat, record.version)
+            else:
+                publish_turn.delay(record.game_id, seat, record.version)
+        elif bot.webhook is not None:
             deliver_turn.delay(record.game_id, seat, record.version)
         elif bot.stream:
             publish_turn.delay(record.game_id, seat, record.version)
         else:
             play_bot_turn.delay(record.game_id, seat, record.version)
+
+
+def _registration_webhook(record: Record, seat: int) -> bool:
+    """Whether the registered bot in ``seat`` takes its events by webhook."""
+    bot_id = registered(record.created.seats).get(seat)
+    return bot_id is not None and bool((service().store.bot(bot_id) or {}).get("webhook"))
 
 
 @shared_task(name="workers.tasks.relay_outbox")
@@ -181,15 +201,26 @@ def deliver_turn(self: Any, game_id: str, seat: int, version: int, attempt: int 
     return outcome.status
 
 
+@shared_task(name="workers.tasks.deliver_challenge", bind=True)
+def deliver_challenge(self: Any, game_id: str, seat: int, attempt: int = 1) -> str:
+    """POST a signed challenge to a registered webhook bot, retrying with backoff until it expires."""
+    from workers.webhooks import deliver_challenge as deliver
+
+    outcome = deliver(service(), game_id, seat, attempt)
+    if outcome.retry_in is not None:
+        deliver_challenge.apply_async(args=[game_id, seat, attempt + 1], countdown=outcome.retry_in)
+    return outcome.status
+
+
 @shared_task(name="workers.tasks.publish_turn")
 def publish_turn(game_id: str, seat: int, version: int) -> str:
-    """Put a pull-only bot's turn request on its pull stream; a repeat is dropped by the stream's reader."""
+    """Put a stream bot's turn request on its account's stream; a repeat is dropped (one post per turn id)."""
     from events.turns import publish, turn_request
 
     record = service().head(game_id)
-    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+    if record.version != version or seat not in record.to_act():
         return "stale"
-    streamed = publish(service(), game_id, seat, json.dumps(turn_request(service(), record, seat)))
+    streamed = publish(service(), record, seat, json.dumps(turn_request(service(), record, seat)))
     return "streamed" if streamed else "published"
 
 
@@ -227,13 +258,26 @@ def handle_timer(kind: str, game_id: str, version: int, seat: int | None) -> Non
     if kind == "score":
         service().score(game_id)
         return
+    if kind == "challenge":
+        service().expire_challenges(game_id)
+        return
     if kind != "bot" or seat is None:
         return
     record = service().head(game_id)
-    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+    if record.version != version or seat not in record.to_act():
         return
     log.warning("bot turn of seat %s in game %s at version %s is late; dispatching it again", seat, game_id, version)
     play_bot_turn.delay(game_id, seat, version)
     bot = BotSeat.from_public(record.created.seats[seat]["bot"])
     due = time.time_ns() // 1_000_000 + (bot.think_ms if bot else 0) + BOT_GRACE_MS
     service().store.set_timer(bucket_of(game_id), timer_member("bot", game_id, version, seat), due)
+
+
+@shared_task(name="workers.tasks.ladder_round")
+def ladder_round() -> int:
+    """One round of the ladder (see :mod:`events.ladder`); beat sends it every ``ORRERY_LADDER_INTERVAL_S``
+    when ``ORRERY_LADDER=on``. Returns how many games it started; a repeat pairs nobody twice."""
+    from events.ladder import Ladder
+
+    settings = current_app.conf["orrery_settings"]
+    return len(Ladder(service(), think_ms=int(settings.ladder_think_ms)).round())

@@ -26,7 +26,8 @@ from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
 from events import json_guard
-from events.seats import BotSeat
+from events.record import Record
+from events.seats import BotSeat, registered
 from events.service import GameService, ServiceError, StaleVersion
 from events.turns import publish, turn_deadline, turn_id, turn_request
 from events.webhook_policy import UnsafeWebhookURL
@@ -56,21 +57,108 @@ def backoff(attempt: int) -> float:
 def deliver(service: GameService, game_id: str, seat: int, version: int, attempt: int) -> Delivery:
     """Make one delivery attempt of ``seat``'s turn at ``version`` and log it."""
     record = service.head(game_id)
-    if record.version != version or record.over or seat not in record.game.to_act(record.state):
+    if record.version != version or seat not in record.to_act():
         return Delivery("stale")
     store = service.store
-    bot = BotSeat.from_public(record.created.seats[seat]["bot"])
-    if bot is None or bot.webhook is None:
+    endpoint = _endpoint(service, record, seat)
+    if endpoint is None:
         return Delivery("not_a_webhook")
-    secret = store.endpoint_secret(bot.webhook)
-    if secret is None or store.endpoint_disabled(bot.webhook):
+    url, secret = endpoint
+    if secret is None:
         return Delivery("disabled")
     deadline_ms = turn_deadline(service, record)
     body = json.dumps(turn_request(service, record, seat))
     msg_id = turn_id(game_id, seat, version)
-    if publish(service, game_id, seat, body):
-        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, None, 0, None, "streamed"))
+    if publish(service, record, seat, body):
+        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, url, None, 0, None, "streamed"))
         return Delivery("streamed")
+    status_code, latency_ms, error, response = _post(service, url, secret, msg_id, body, deadline_ms)
+    if error is not None and error.startswith("refused "):
+        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, url, None, 0, error, "refused"))
+        return Delivery("refused")
+
+    outcome, retry_after = _judge(service, game_id, seat, version, response)
+    if outcome.startswith("error:"):
+        error, outcome = outcome[len("error: ") :], "retry"
+    if outcome == "retry" and error is None and status_code is not None:
+        error = f"HTTP {status_code}" + (": redirects are not followed" if 300 <= status_code < 400 else "")
+    if outcome == "disabled" and store.endpoint_secret(url) == secret:
+        store.disable_endpoint(url, f"410 Gone from game {game_id} at version {version}")
+    retry_in = None
+    if outcome == "retry":
+        retry_in = retry_after if retry_after is not None else backoff(attempt)
+        if time.time() * 1000 + retry_in * 1000 > deadline_ms:
+            outcome, retry_in = "gave_up", None
+    store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, url, status_code, latency_ms, error, outcome))
+    return Delivery(outcome, retry_in)
+
+
+def deliver_challenge(service: GameService, game_id: str, seat: int, attempt: int) -> Delivery:
+    """Make one attempt to POST a challenge to a registered webhook bot, signed with its own secret.
+
+    The bot may answer 200 with ``{"accept": true}`` or ``{"accept": false}``; any other 2xx leaves it to
+    answer through the API before the challenge expires. Failures are retried with backoff until then.
+    """
+    from events.accounts import challenge_event
+    from events.service import ServiceError, challenge_id
+
+    record = service.head(game_id)
+    if seat not in record.challenged or record.cancelled is not None:
+        return Delivery("answered")
+    url, secret = _endpoint(service, record, seat) or ("", None)
+    if secret is None:
+        return Delivery("not_a_webhook")
+    expires = service.challenge_expiry(record)
+    msg_id = challenge_id(game_id, seat)
+    body = json.dumps(challenge_event(service, record, seat))
+    status_code, latency_ms, error, response = _post(service, url, secret, msg_id, body, expires)
+    outcome = "refused" if error is not None and error.startswith("refused ") else "delivered"
+    if outcome == "delivered":
+        if response is None or response.status_code >= 300:
+            outcome = "retry"
+            error = error or f"HTTP {status_code}"
+        elif response.status_code == 200 and response.content:
+            try:
+                answer = json_guard.loads(response.content).get("accept")
+                if isinstance(answer, bool):
+                    bot_id = registered(record.created.seats)[seat]
+                    service.answer_challenge(msg_id, bot_id, accept=answer)
+                    outcome = "accepted" if answer else "declined"
+            except (ServiceError, AttributeError) as refused:
+                error = f"the answer was not taken: {refused}"
+    retry_in = None
+    if outcome == "retry":
+        retry_in = backoff(attempt)
+        if time.time() * 1000 + retry_in * 1000 > expires:
+            outcome, retry_in = "gave_up", None
+    version = record.version
+    store = service.store
+    store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, url, status_code, latency_ms, error, outcome))
+    return Delivery(outcome, retry_in)
+
+
+def _endpoint(service: GameService, record: Record, seat: int) -> tuple[str, str | None] | None:
+    """Where a webhook seat's requests go and the secret that signs them (None once disabled); None for a seat
+    that takes no webhooks. A registered bot signs with its registration's own secret."""
+    bot = BotSeat.from_public(record.created.seats[seat]["bot"])
+    if bot is not None and bot.bot_id is not None:
+        fields = service.store.bot(bot.bot_id) or {}
+        if not fields.get("webhook"):
+            return None
+        return fields["webhook"], fields.get("webhook_secret") or None
+    if bot is None or bot.webhook is None:
+        return None
+    secret = service.store.endpoint_secret(bot.webhook)
+    if secret is None or service.store.endpoint_disabled(bot.webhook):
+        return bot.webhook, None
+    return bot.webhook, secret
+
+
+def _post(
+    service: GameService, url: str, secret: str, msg_id: str, body: str, deadline_ms: int
+) -> tuple[int | None, int, str | None, requests.Response | None]:
+    """POST one signed request: ``(status, latency_ms, error, response)``; an error starting ``refused `` means
+    the webhook policy refused the address and nothing was connected to."""
     now = datetime.datetime.now(tz=datetime.UTC)
     headers = {
         "webhook-id": msg_id,
@@ -81,44 +169,21 @@ def deliver(service: GameService, game_id: str, seat: int, version: int, attempt
     }
     remaining_s = max(0.5, (deadline_ms - time.time() * 1000) / 1000)
     started = time.perf_counter()
-    status_code: int | None = None
-    error: str | None = None
-    response: requests.Response | None = None
     try:
-        service.webhook_policy.check_url(bot.webhook, resolve=False)
+        service.webhook_policy.check_url(url, resolve=False)
         with guarded_http.session(service.webhook_policy) as http:
             response = http.post(
-                bot.webhook,
+                url,
                 data=body,
                 headers=headers,
                 timeout=(CONNECT_TIMEOUT_S, min(READ_TIMEOUT_S, remaining_s)),
                 allow_redirects=False,
             )
-        status_code = response.status_code
     except UnsafeWebhookURL as refused:
-        reason = f"refused by the server's webhook policy, not connected: {refused}"
-        store.log_delivery(game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, None, 0, reason, "refused"))
-        return Delivery("refused")
+        return None, 0, f"refused by the server's webhook policy, not connected: {refused}", None
     except requests.RequestException as failure:
-        error = f"{type(failure).__name__}: {failure}"
-    latency_ms = round((time.perf_counter() - started) * 1000)
-
-    outcome, retry_after = _judge(service, game_id, seat, version, response)
-    if outcome.startswith("error:"):
-        error, outcome = outcome[len("error: ") :], "retry"
-    if outcome == "retry" and error is None and status_code is not None:
-        error = f"HTTP {status_code}" + (": redirects are not followed" if 300 <= status_code < 400 else "")
-    if outcome == "disabled":
-        store.disable_endpoint(bot.webhook, f"410 Gone from game {game_id} at version {version}")
-    retry_in = None
-    if outcome == "retry":
-        retry_in = retry_after if retry_after is not None else backoff(attempt)
-        if time.time() * 1000 + retry_in * 1000 > deadline_ms:
-            outcome, retry_in = "gave_up", None
-    store.log_delivery(
-        game_id, _attempt(msg_id, attempt, seat, version, bot.webhook, status_code, latency_ms, error, outcome)
-    )
-    return Delivery(outcome, retry_in)
+        return None, round((time.perf_counter() - started) * 1000), f"{type(failure).__name__}: {failure}", None
+    return response.status_code, round((time.perf_counter() - started) * 1000), None, response
 
 
 def _attempt(
