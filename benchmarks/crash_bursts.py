@@ -56,7 +56,11 @@ class Stack:
         }
         orrery = Path(sys.executable).parent / "orrery"
         self.process = subprocess.Popen(
-            [str(orrery), "up"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [str(orrery), "up"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         deadline = time.monotonic() + 90

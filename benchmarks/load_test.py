@@ -81,13 +81,17 @@ def server_env(namespace: str) -> dict[str, str]:
     inherited = {
         k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CELERY_BROKER_URL", "ORRERY_REDIS_CLUSTER"}
     }
-    return inherited | BENCH_LIMITS | {
-        "ORRERY_NAMESPACE": namespace,
-        "ORRERY_QUEUE": namespace,
-        "ORRERY_GAMES": "tests.support.tictactoe:GAME",
-        "PYTHONPATH": str(ROOT),
-        "PYTHONUNBUFFERED": "1",
-    }
+    return (
+        inherited
+        | BENCH_LIMITS
+        | {
+            "ORRERY_NAMESPACE": namespace,
+            "ORRERY_QUEUE": namespace,
+            "ORRERY_GAMES": "tests.support.tictactoe:GAME",
+            "PYTHONPATH": str(ROOT),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
 
 
 def spawn(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -207,9 +211,7 @@ def run_locust(target: str, urls: list[str], args: argparse.Namespace, workdir: 
     command = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--only-summary"]
     command += ["--users", str(args.users), "--spawn-rate", str(args.spawn_rate), "--run-time", f"{args.run_time}s"]
     command += ["--host", urls[0], "--csv", str(prefix), "--loglevel", "WARNING"]
-    print(
-        f"  locust: {args.users} users for {args.run_time} s against {', '.join(urls)}", file=sys.stderr, flush=True
-    )
+    print(f"  locust: {args.users} users for {args.run_time} s against {', '.join(urls)}", file=sys.stderr, flush=True)
     locust = spawn(command, os.environ | {"ORRERY_LOAD_HOSTS": ",".join(urls)}, log)
     try:
         locust.wait(args.run_time + 120)

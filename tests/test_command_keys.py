@@ -120,9 +120,7 @@ class TestClientKeyNamespaces:
 
 
 class TestRetriesAreBoundedAndBackOff:
-    def test_a_move_that_always_conflicts_gives_up(
-        self, idle: GameService, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
+    def test_a_move_that_always_conflicts_gives_up(self, idle: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
         game_id = idle.create("tictactoe", HUMANS, {}, strong_seed("contended")).record.game_id
         seat = to_act(idle, game_id)
         calls: list[float] = []

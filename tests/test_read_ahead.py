@@ -62,9 +62,7 @@ class TestSpectatorsCannotReadAhead:
             assert header["version"] == head.version - 2
             assert json.loads(lines[-1])["version"] == head.version - 2
 
-    def test_verify_is_for_the_creator_while_running_and_stays_behind(
-        self, client: Any, service: GameService
-    ) -> None:
+    def test_verify_is_for_the_creator_while_running_and_stays_behind(self, client: Any, service: GameService) -> None:
         game = delayed_game(client)
         url = f"/v1/games/{game['id']}/verify"
         anonymous = client.get(url)
@@ -79,9 +77,7 @@ class TestSpectatorsCannotReadAhead:
         assert creator.json["state_hash"] == state_hash(held)
         assert creator.json["state_hash"] != state_hash(head)
 
-    def test_anyone_verifies_a_finished_game_and_the_verdict_is_cached(
-        self, client: Any, service: GameService
-    ) -> None:
+    def test_anyone_verifies_a_finished_game_and_the_verdict_is_cached(self, client: Any, service: GameService) -> None:
         game = delayed_game(client)
         play(client, game, "resign")
         head = service.score(game["id"])

@@ -65,9 +65,7 @@ def test_only_the_creator_and_only_once_the_game_is_over(client: Any) -> None:
 
 
 def test_bots_keep_their_seat_spec_in_the_rotated_seat(service: GameService) -> None:
-    created = service.create(
-        "tictactoe", [SeatSpec("Ada"), SeatSpec("Robo", {"builtin": "random", "think_ms": 5})], {}
-    )
+    created = service.create("tictactoe", [SeatSpec("Ada"), SeatSpec("Robo", {"builtin": "random", "think_ms": 5})], {})
     game_id = created.record.game_id
     record = created.record
     while not record.over:
