@@ -147,7 +147,8 @@ def _synergy(state: State, seat: Seat, card: EventCard) -> Seat:
 
 
 def _collect(state: State, seat: Seat, card: EventCard) -> Seat:
-    return _add(seat, Benefit(Kind.COLLECT, what=str(card.params["what"])))
+    what = str(card.params["what"])
+    return _add(seat, Benefit(Kind.COLLECT, what=what, forced=state.rulings.compulsory_events))
 
 
 def _regress(state: State, seat: Seat, card: EventCard) -> Seat:
@@ -309,7 +310,8 @@ def milestones_blocked(state: State) -> bool:
 
 
 def synergy_blocked(state: State) -> bool:
-    """Event 122: no synergy boosts from track spaces this round."""
+    """Event 122: no synergy boosts this round (from track spaces and corporation techs; not civ-card
+    advances)."""
     return _rule(state) == "no_synergy"
 
 

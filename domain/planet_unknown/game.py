@@ -26,7 +26,7 @@ from . import seat_state as seat_states
 from .board import square_name
 from .data import ALERTS, SIZE, TRACKS, civ_cards, objectives, planets, private_objectives
 from .events import EVENTS, SeatForfeited
-from .model import DESTROYED, GARAGE, Kind, Phase, Seat, State
+from .model import DESTROYED, GARAGE, RULINGS_4, Kind, Phase, Rulings, Seat, State
 from .moves import parse_move
 from .notation import print_seat
 
@@ -97,9 +97,12 @@ class PlanetUnknown:
     """
 
     name = "planet-unknown"
-    rules_version = "planet-unknown-4"
+    rules_version = "planet-unknown-5"
     legacy_moves = False
     """Whether moves are read as rules ``planet-unknown-3`` read them (see :func:`.moves.parse_move`)."""
+    rulings: Rulings = Rulings()
+    """How the rules settle the points issue 17 corrected; carried by every state this game starts
+    (``State.rulings``), where the rules read them."""
     seat_counts = range(1, 7)
     options: Sequence[Option] = OPTIONS
     events: Mapping[str, type[Event]] = EVENTS
@@ -123,7 +126,7 @@ class PlanetUnknown:
                 "option 'private_objectives' is for 2-6 players; a solo game always deals 4 objectives and keeps 3"
             )
         setup_choice.check_options(parsed, seats)
-        return rules.initial(seats, parsed)
+        return rules.initial(seats, parsed, self.rulings)
 
     def setup(self, state: State, seed: bytes) -> list[Event]:
         """Load the station, deal civ piles and objectives, pick the commander, and start round 1."""
@@ -338,8 +341,21 @@ class PlanetUnknown:
         return out
 
 
-class PlanetUnknown3(PlanetUnknown):
-    """Rules ``planet-unknown-3``: the same game, whose moves also named squares ``[row, column]`` (from 0).
+class PlanetUnknown4(PlanetUnknown):
+    """Rules ``planet-unknown-4``: the game before issue 17's rulings (:data:`.model.RULINGS_4`): events
+    82/83 and civ cards 13/18 collect "up to", event 122 leaves Jump Drive A and C alone, events
+    104/108 spare a tile taken without placing, once-per-round powers and bonuses come again at each
+    civ-card slot and end-game turn (BGA's resets), and Republic tech 5 at every end-game turn.
+
+    Kept for the games stored under it, which fold and are verified under these rules.
+    """
+
+    rules_version = "planet-unknown-4"
+    rulings = RULINGS_4
+
+
+class PlanetUnknown3(PlanetUnknown4):
+    """Rules ``planet-unknown-3``: rules 4, whose moves also named squares ``[row, column]`` (from 0).
 
     Kept for the games stored under it, whose recorded moves are decided again when they are verified.
     """

@@ -126,7 +126,7 @@ class Benefit:
         if k in (Kind.COLLECT, Kind.DESTROY):
             piece = f" {self.what}" if self.what else ""
             if self.forced:
-                return f"{k.value} a{piece}"
+                return f"{k.value} a{piece}" if self.count == 1 else f"{k.value} {self.count}{piece}s"
             return f"{k.value}{piece} up to {self.count}"
         if k is Kind.REGRESS:
             steps = f" {self.steps} spaces" if self.steps > 1 else ""
@@ -206,6 +206,41 @@ class Seat:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Rulings:
+    """How the rules settle six points where rules ``planet-unknown-4`` strayed from the cards and the
+    rulebook (issue 17). Every flag is on from rules ``planet-unknown-5``; :data:`RULINGS_4` turns them
+    all off for the games stored under rules 3 and 4, which play on as they were recorded.
+
+    ``compulsory_events``: events 82/83 must be carried out when possible. ``exact_collections``: civ
+    cards 13/18 collect as many lifepods as they name (all there are, if fewer). ``synergy_powers_blocked``:
+    event 122 also blocks the tech powers that make or double a synergy (Jump Drive A and C).
+    ``one_resource_when_taken``: events 104/108 also apply to a tile taken without placing.
+    ``once_per_round``: once-per-round powers and round-start bonuses come once a round (the powers
+    are free again when a round starts, the bonuses come in its tile phase), not again at each civ-card
+    slot and end-game turn. ``end_game_gains_once``: the corporation's end-game gains (Republic tech 5)
+    come in the first end-game turn only.
+    """
+
+    compulsory_events: bool = True
+    exact_collections: bool = True
+    synergy_powers_blocked: bool = True
+    one_resource_when_taken: bool = True
+    once_per_round: bool = True
+    end_game_gains_once: bool = True
+
+
+RULINGS_4 = Rulings(
+    compulsory_events=False,
+    exact_collections=False,
+    synergy_powers_blocked=False,
+    one_resource_when_taken=False,
+    once_per_round=False,
+    end_game_gains_once=False,
+)
+"""The rulings of rules ``planet-unknown-4`` (and 3): none of issue 17's."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class State:
     """A whole game. ``stacks`` lists the 12 station stacks (outer 0-5, inner 6-11), top tile first;
     ``revealed[k]`` says whether stack k's top tile is face up.
@@ -215,7 +250,8 @@ class State:
     ``event_card`` (this round's card) and its ``event_roll``, ``civ_changes`` (pile changes still to make).
     ``objective_deck`` is the rest of the objective cards; ``removed`` the tiles an event
     took out of the station. ``shared_objectives`` are the objective cards Jump Drive tech F
-    kept face up, scored by every seat against all the others.
+    kept face up, scored by every seat against all the others. ``rulings`` are the game's rules version's
+    (:class:`Rulings`).
     """
 
     players: int
@@ -248,6 +284,7 @@ class State:
     removed: tuple[int, ...] = ()
     shown_objectives: tuple[tuple[int, ...], ...] | None = None
     shared_objectives: tuple[int, ...] = ()
+    rulings: Rulings = Rulings()
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]

@@ -25,6 +25,8 @@ class Corporation:
     """Whether a ``power`` move exists while the seat chooses its tile (then ``actions`` gets the placeable tiles)."""
     default_flux: Terrain | None = None
     """The flux track a new seat starts with (Flux Industries only)."""
+    synergy_powers: frozenset[int] = frozenset()
+    """The tech levels whose ``power`` makes or doubles a synergy boost (blocked by event 122)."""
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         """The spaces of each track, positions 0-15."""
@@ -199,8 +201,12 @@ class Corporation:
 
     def round_start(self, seat: Seat) -> Seat:
         """The seat at a reset point (tile phase, its civ-card slot, the end-game turn): once-per-round
-        powers are available again; round-start bonuses are gained."""
-        return dataclasses.replace(seat, powers_used=()) if seat.powers_used else seat
+        powers are available again; round-start bonuses are gained (:meth:`round_bonus`)."""
+        return self.round_bonus(dataclasses.replace(seat, powers_used=()) if seat.powers_used else seat)
+
+    def round_bonus(self, seat: Seat) -> Seat:
+        """The seat with its round-start bonuses (Horizon Group tech 2, Flux Industries tech 1)."""
+        return seat
 
     def actions(self, seat: Seat, placeable: tuple[int, ...]) -> tuple[int, ...]:
         """The tech levels whose power the seat may use now as a ``power`` move (``placeable``: the

@@ -33,7 +33,7 @@ from .data import (
     station,
     tiles,
 )
-from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Seat, Stage, State
+from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Rulings, Seat, Stage, State
 from .moves import Action, Move
 from .planets import planet_rules
 from .powers import CORPORATIONS, STANDARD, corporation
@@ -279,15 +279,16 @@ def new_seat(planet: str, corp: str, flux: Terrain | None = None) -> Seat:
     )
 
 
-def initial(players: int, options: dict[str, Any]) -> State:
-    """Every seat on KSB-4156 with Universal Coalition, or as option ``seat_setup`` fixes, before the deal."""
+def initial(players: int, options: dict[str, Any], rulings: Rulings) -> State:
+    """Every seat on KSB-4156 with Universal Coalition, or as option ``seat_setup`` fixes, before the deal,
+    under ``rulings`` (those of the game's rules version)."""
     if options.get("seat_setup"):
         fixed = setup_choice.parse_seat_setup(options["seat_setup"], players)
         fluxes = setup_choice.seat_setup_flux(options["seat_setup"])
         seats = tuple(new_seat(planet, corp, flux) for (planet, corp), flux in zip(fixed, fluxes, strict=True))
     else:
         seats = (new_seat(PLANET, STANDARD),) * players
-    return State(players=players, options=dict(options), seats=seats)
+    return State(players=players, options=dict(options), seats=seats, rulings=rulings)
 
 
 def deal(state: State, seed: bytes) -> list[Event]:
@@ -383,6 +384,12 @@ def _cover(seat: Seat, letters: dict[int, str]) -> Seat:
         lifepods=seat.lifepods - squares,
         rovers=rovers,
     )
+
+
+def _one_of(gains: list[Benefit]) -> list[Benefit]:
+    """Events 104/108 on a tile taken without placing: one of its advances (a ``select`` when they differ)."""
+    alternatives = tuple(dict.fromkeys((b,) for b in gains))
+    return list(alternatives[0]) if len(alternatives) == 1 else [Benefit(Kind.SELECT, alternatives=alternatives)]
 
 
 def _take_from_station(state: State, tile: int) -> State:
@@ -523,7 +530,7 @@ def _claim_space(state: State, seat: Seat, track: Terrain, space: Space, synergy
     return dataclasses.replace(seat, pending=seat.pending + tuple(gains), **changes)
 
 
-def _card_benefits(card_id: int) -> tuple[list[Benefit], int]:
+def _card_benefits(card_id: int, rulings: Rulings) -> tuple[list[Benefit], int]:
     """The pending benefits and rover movement an immediate civ card gives."""
     card = civ_cards()[card_id]
     if card.end_game:
@@ -539,6 +546,8 @@ def _card_benefits(card_id: int) -> tuple[list[Benefit], int]:
     if kind == "place_tile_from_depot":
         return [Benefit(Kind.PLACE, resources=bool(e["advance_trackers"]))], 0
     if kind == "collect":
+        if rulings.exact_collections:
+            return [Benefit(Kind.COLLECT, count=e["count"], what=str(e["what"]), forced=True)], 0
         return [Benefit(Kind.COLLECT, count=e["count"])], 0
     if kind == "destroy":
         return [Benefit(Kind.DESTROY, count=e["count"])], 0
@@ -565,13 +574,14 @@ def evolve(state: State, event: Event) -> State:
         case ev.CommanderChosen(seat=first):
             return dataclasses.replace(state, commander=first, phase=Phase.INTERLUDE)
         case ev.RoundStarted(round=number):
+            fresh = {"powers_used": ()} if state.rulings.once_per_round else {}
             return dataclasses.replace(
                 state,
                 round=number,
                 phase=Phase.ROTATION,
                 event_card=None,
                 drafted=False,
-                seats=_all_seats(state, stage=Stage.IDLE),
+                seats=_all_seats(state, stage=Stage.IDLE, **fresh),
             )
         case ev.StationRotated(rotation=rotation):
             return dataclasses.replace(state, rotation=rotation, phase=Phase.DRAFT)
@@ -583,7 +593,7 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, last_round=True)
         case ev.DraftStarted():
             started = tuple(
-                dataclasses.replace(corporation(s).round_start(s), stage=Stage.CHOOSING) for s in state.seats
+                dataclasses.replace(_reset_point(state, s, round_start=True), stage=Stage.CHOOSING) for s in state.seats
             )
             return dataclasses.replace(state, drafted=True, seats=started)
         case ev.TilePlaced(seat=i, tile=tile, anchor=anchor, rotation=rotation, flip=flip, pending=index):
@@ -597,6 +607,8 @@ def evolve(state: State, event: Event) -> State:
                 gains = [Benefit(Kind.ADVANCE, track=other)] * 2
             else:
                 gains = [Benefit(Kind.ADVANCE, track=t) for t in resources]
+            if state.rulings.one_resource_when_taken and event_deck.one_resource_only(state):
+                gains = _one_of(gains)
             return _seat(
                 state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending + tuple(gains), stage=Stage.RESOLVING
             )
@@ -661,7 +673,7 @@ def evolve(state: State, event: Event) -> State:
             remaining[rank - 1] = tuple(c for c in remaining[rank - 1] if c != card)
             state = dataclasses.replace(state, civ_piles=tuple(remaining))
             seat = state.seats[i]
-            gains, moves = _card_benefits(card)
+            gains, moves = _card_benefits(card, state.rulings)
             return _seat(
                 state,
                 i,
@@ -695,7 +707,7 @@ def evolve(state: State, event: Event) -> State:
                 state, phase=Phase.CIV, civ_order=order, seats=_all_seats(state, stage=Stage.IDLE)
             )
         case ev.CivSlotStarted(seat=i):
-            seat = corporation(state.seats[i]).round_start(state.seats[i])
+            seat = _reset_point(state, state.seats[i])
             picks = tuple(Benefit(Kind.CIV, rank=rank) for rank in seat.civ_queue)
             seat = dataclasses.replace(seat, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
             return _put(state, i, seat)
@@ -712,9 +724,10 @@ def evolve(state: State, event: Event) -> State:
         case ev.EndGameTurnStarted():
             seats = []
             for seat in state.seats:
-                seat = corporation(seat).round_start(seat)
+                seat = _reset_point(state, seat)
                 gains = [Benefit(Kind.PATCH, final=True)] * seat.stored_patches
-                gains.extend(corporation(seat).end_game_gains(seat))
+                if not (state.ending and state.rulings.end_game_gains_once):
+                    gains.extend(corporation(seat).end_game_gains(seat))
                 used = list(seat.end_cards_used)
                 for card in seat.hand:
                     if civ_cards()[card].kind == "medals_and_advance" and card not in used:
@@ -876,6 +889,16 @@ def _evolve_modules(state: State, event: Event) -> State:
         case ev.NextEventPeeked(seat=i, card=card, pending=index):
             return _seat(state, i, peeked=card, pending=_drop(state.seats[i].pending, index))
     raise TypeError(f"unknown event {event!r}")
+
+
+def _reset_point(state: State, seat: Seat, round_start: bool = False) -> Seat:
+    """The seat at one of BGA's reset points (the tile phase, its civ-card slot, the end-game turn): there,
+    once-per-round powers are free again and round-start bonuses come. With the ``once_per_round`` ruling
+    only the tile phase (``round_start``) gives the bonuses, and the powers are freed when a round starts."""
+    corp = corporation(seat)
+    if not state.rulings.once_per_round:
+        return corp.round_start(seat)
+    return corp.round_bonus(seat) if round_start else seat
 
 
 def _put(state: State, index: int, seat: Seat) -> State:
@@ -1446,7 +1469,10 @@ def power_levels(state: State, i: int) -> tuple[int, ...]:
         if not corp.acts_while_choosing:
             return ()
         placeable = tuple(t for t in offered(state, i) if can_place(state, i, t))
-    return corp.actions(seat, placeable)
+    levels = corp.actions(seat, placeable)
+    if state.rulings.synergy_powers_blocked and event_deck.synergy_blocked(state):
+        return tuple(level for level in levels if level not in corp.synergy_powers)
+    return levels
 
 
 def _do_lifepod(state: State, i: int, move: Move) -> list[Event]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from domain.planet_unknown import GAME, PlanetUnknown
 from domain.planet_unknown.model import Phase, Stage
 from domain.planet_unknown.rules import settle
 
@@ -22,10 +23,12 @@ def at_event(
     after: tuple[int, ...] = (80,),
     tiles: tuple[int, int | None] | None = None,
     objectives: tuple[int, ...] = (),
+    game: PlanetUnknown = GAME,
     **changes: Any,
 ) -> Play:
-    """A game whose next step reveals ``card`` (``after`` stays in the deck), with seat i at ``positions[i]``."""
-    state = start(players, b"events")
+    """A game of ``game`` (rules version) whose next step reveals ``card`` (``after`` stays in the deck), with
+    seat i at ``positions[i]``."""
+    state = start(players, b"events", game=game)
     for i, text in enumerate(positions):
         state = with_seat(state, i, text)
     if tiles is not None:

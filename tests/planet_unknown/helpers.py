@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from domain.contract import Event
-from domain.planet_unknown import GAME
+from domain.planet_unknown import GAME, PlanetUnknown
+from domain.planet_unknown.events import DraftStarted, RoundStarted, StationRotated
 from domain.planet_unknown.model import Benefit, Seat, Stage, State
 from domain.planet_unknown.moves import parse_move
 from domain.planet_unknown.notation import parse_seat
@@ -24,17 +25,19 @@ def shared_reference() -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def start(players: int = 1, seed: bytes = b"test", *, modules: bool = False, **options: Any) -> State:
-    """A dealt game, ready for round 1.
+def start(
+    players: int = 1, seed: bytes = b"test", *, modules: bool = False, game: PlanetUnknown = GAME, **options: Any
+) -> State:
+    """A dealt game of ``game`` (rules version), ready for round 1.
 
     Without ``modules`` it is the core game: no event deck (unless ``events`` is given) and the
     dealt solo objectives are put away, so round 1 starts at once. With ``modules`` the event deck
     is on whatever the player count, unless ``events`` says otherwise.
     """
     options.setdefault("events", modules)
-    state = GAME.initial(players, options)
-    for event in GAME.setup(state, seed):
-        state = GAME.evolve(state, event)
+    state = game.initial(players, options)
+    for event in game.setup(state, seed):
+        state = game.evolve(state, event)
     if not modules and any(s.objective_offer for s in state.seats):
         seats = tuple(dataclasses.replace(s, objective_offer=()) for s in state.seats)
         state, _ = settle(dataclasses.replace(state, seats=seats))
@@ -62,6 +65,13 @@ def offer(state: State, seat: int, first: int, second: int | None = None) -> Sta
         stacks[inner] = (second, *stacks[inner])
         revealed[inner] = True
     return dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed))
+
+
+def next_round(state: State) -> State:
+    """The game at the tile phase of the next round (once-per-round powers are free again)."""
+    for event in (RoundStarted(state.round + 1), StationRotated(state.rotation, None), DraftStarted()):
+        state = GAME.evolve(state, event)
+    return state
 
 
 def pending(state: State, seat: int, *benefits: Benefit) -> State:

@@ -127,11 +127,17 @@ class TestImmediateCards:
         play.move(0, "civ 16", "place 8 c6 90")
         assert [b.describe() for b in play.seat().pending] == ["choose energy: civ", "advance civ"]
 
-    def test_approved_overtime_collects_up_to_two_lifepods(self) -> None:
-        play = slot(EMPTY, 13).move(0, "civ 13", "collect b5")
-        assert play.seat().lifepods_collected == 1
-        play.move(0, "confirm")
-        assert play.seat().lifepods_collected == 1
+    @pytest.mark.parametrize(("card", "count"), [(13, 2), (18, 3)])
+    def test_lifepod_cards_collect_exactly_their_number(self, card: int, count: int) -> None:
+        """Approved Overtime / Search and Rescue Team: "collect two / three lifepods", or all there are."""
+        play = slot(EMPTY, card).move(0, f"civ {card}")
+        for square in ("b5", "k5", "c8")[:count]:
+            with pytest.raises(IllegalMoveError, match="resolve these first"):
+                play.move(0, "confirm")
+            play.move(0, f"collect {square}")
+        assert play.seat().lifepods_collected == count and play.seat().pending == ()
+        fewer = slot(EMPTY + " pods:b5", card).move(0, f"civ {card}", "collect b5")
+        assert fewer.seat().lifepods_collected == 1 and fewer.seat().pending == ()
 
     def test_relocation_bonus_teleports_anywhere(self) -> None:
         play = slot(A6_B6 + " rov:a6,g met:b6", 14).move(0, "civ 14", "teleport 0 b6")

@@ -14,7 +14,7 @@ from domain.planet_unknown.notation import parse_seat, print_seat
 from domain.planet_unknown.powers import CORPORATIONS
 from domain.planet_unknown.rules import evolve
 
-from .helpers import EMPTY, Play, offer, pending, start, with_seat
+from .helpers import EMPTY, Play, next_round, offer, pending, start, with_seat
 
 COSMOS = "corp:cosmos-inc"
 TECH = {0: "0", 1: "3", 2: "5", 3: "7", 4: "10", 5: "14"}
@@ -170,5 +170,4 @@ class TestTechs:
         play.move(0, "power 5", "lifepod area civ1")
         with pytest.raises(IllegalMoveError, match="once per round"):
             play.move(0, "power 5")
-        state = evolve(play.state, ev.DraftStarted())
-        assert "power 5" in Play(pending(state, 0)).legal()
+        assert "power 5" in Play(pending(next_round(play.state), 0)).legal()

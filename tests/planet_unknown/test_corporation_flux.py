@@ -16,7 +16,7 @@ from domain.planet_unknown.powers import CORPORATIONS
 from domain.planet_unknown.rules import evolve
 
 from .event_helpers import at_event
-from .helpers import EMPTY, Play, offer, pending, start, with_seat
+from .helpers import EMPTY, Play, next_round, offer, pending, start, with_seat
 from .test_setup_choice import dealt
 
 FLUX = "corp:flux-industries"
@@ -224,5 +224,4 @@ class TestTechs:
         assert play.seat().track(Terrain.WATER) == 1
         with pytest.raises(IllegalMoveError, match="once per round"):
             play.move(0, "power 5")
-        state = evolve(play.state, ev.DraftStarted())
-        assert "power 5" in Play(pending(state, 0)).legal()
+        assert "power 5" in Play(pending(next_round(play.state), 0)).legal()

@@ -10,7 +10,7 @@ from domain.contract import IllegalMoveError
 from domain.planet_unknown import events as ev
 from domain.planet_unknown.board import parse_square
 from domain.planet_unknown.data import Terrain
-from domain.planet_unknown.model import GARAGE, Benefit, Kind
+from domain.planet_unknown.model import GARAGE, Benefit, Kind, Phase, Stage
 from domain.planet_unknown.powers import CORPORATIONS
 from domain.planet_unknown.rules import evolve
 
@@ -130,13 +130,24 @@ class TestTechs:
         with pytest.raises(IllegalMoveError, match="once per round"):
             play.move(0, "power 5")
 
-    def test_5_available_again_in_the_civ_slot(self) -> None:
-        """14.9: flags reset at the tile phase, at each civ-card slot and at the end-game turn."""
-        play = resolving(f"{ROW6} t:{TECH[5]} {HORIZON}").move(0, "power 5")
-        seat = dataclasses.replace(play.seat(), civ_queue=(1,))
-        state = dataclasses.replace(play.state, seats=(seat,))
-        state = evolve(state, ev.CivSlotStarted(0))
-        assert state.seats[0].powers_used == ()
+    def test_5_not_again_in_the_civ_slot_of_the_same_round(self) -> None:
+        """Once per round means once per round: BGA's reset at the civ-card slot (14.9) is not played."""
+        play = resolving(f"{ROW6} t:{TECH[5]} {HORIZON}").move(0, "power 5", "advance rover")
+        seat = dataclasses.replace(play.seat(), civ_queue=(1,), stage=Stage.IDLE)
+        state = dataclasses.replace(play.state, seats=(seat,), phase=Phase.CIV, civ_order=(0,))
+        slot = Play(evolve(state, ev.CivSlotStarted(0)))
+        assert "power 5" not in slot.legal()
+        with pytest.raises(IllegalMoveError, match="once per round"):
+            slot.move(0, "power 5")
+        assert evolve(slot.state, ev.RoundStarted(2)).seats[0].powers_used == ()
+
+    def test_2_movement_once_per_round(self) -> None:
+        play = carrying(tech=2, moves=0)
+        drafted = evolve(play.state, ev.DraftStarted())
+        seat = dataclasses.replace(drafted.seats[0], moves=0, civ_queue=(1,))
+        state = dataclasses.replace(drafted, seats=(seat,), phase=Phase.CIV, civ_order=(0,))
+        assert evolve(state, ev.CivSlotStarted(0)).seats[0].moves == 0
+        assert evolve(dataclasses.replace(state, phase=Phase.CIV), ev.EndGameTurnStarted()).seats[0].moves == 0
 
     def test_uc_has_no_power_moves(self) -> None:
         play = resolving(f"{ROW6} t:{TECH[5]}")

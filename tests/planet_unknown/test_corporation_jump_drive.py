@@ -114,6 +114,16 @@ class TestTechs:
         assert play.seat().track(Terrain.WATER) == 2
         assert "power 3" not in play.legal()
 
+    def test_a_and_c_are_blocked_by_event_122(self) -> None:
+        """Event 122 blocks every synergy source (rules notes 14.16): A makes one, C doubles one."""
+        play = resolving(board("1,3"), Benefit(Kind.PATCH), synergy())
+        assert {"power 1", "power 3"} <= set(play.legal())
+        play.state = dataclasses.replace(play.state, event_card=122)
+        assert not any(m.startswith("power") for m in play.legal())
+        for level in (1, 3):
+            with pytest.raises(IllegalMoveError, match="not a power you may use now"):
+                play.move(0, f"power {level}")
+
     def test_d_a_tech_icon_resolves_as_energy(self) -> None:
         position = f"ksb-4156 12/12/12/12/12/cC10/12/12/12/12/12/12 {JUMP} slots:4"
         state = offer(with_seat(start(1, b"jump"), 0, position), 0, 80)  # tech icon over biomass icon

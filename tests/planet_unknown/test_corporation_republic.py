@@ -130,3 +130,12 @@ class TestTechs:
         last = state.civ_piles[3][-1]
         play = Play(state).move(0, f"civ {last}", "confirm")
         assert last in play.seat().hand
+
+    def test_5_once_although_the_end_game_turn_repeats(self) -> None:
+        """A civ milestone reached in the end-game turn brings another end-game turn, not two more cards."""
+        play = resolving(f"0.0.0.0.{TECH[5]}")
+        seat = dataclasses.replace(play.seat(), stage=Stage.DONE, pending=())
+        state = evolve(dataclasses.replace(play.state, seats=(seat,), phase=Phase.CIV), ev.EndGameTurnStarted())
+        seat = dataclasses.replace(state.seats[0], stage=Stage.DONE, pending=())
+        again = evolve(dataclasses.replace(state, seats=(seat,), phase=Phase.CIV), ev.EndGameTurnStarted())
+        assert again.seats[0].pending == () and again.seats[0].stage is Stage.DONE

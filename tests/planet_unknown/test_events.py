@@ -17,6 +17,7 @@ from domain.planet_unknown.rules import depot
 
 from .event_helpers import RICH, at_event
 from .helpers import EMPTY, Play, pending
+from .test_placement import full_except
 
 A6_B6 = "ksb-4156 12/12/12/12/12/eC10/12/12/12/12/12/12"
 ENERGY_CIV = 8  # D2 "C/E"; rotated 90: E left, C right
@@ -206,6 +207,18 @@ class TestGains:
         assert moves(play, "collect") == ["collect a6"]
         play.move(0, "collect a6")
         assert play.seat().meteorites_collected == 1 and not play.seat().meteorites
+
+    @pytest.mark.parametrize(("card", "position"), [(82, EMPTY), (83, A6_B6 + " met:a6")])
+    def test_82_83_are_compulsory_when_possible(self, card: int, position: str) -> None:
+        """Every player who can must carry out the event (rules notes 10): no confirming it away."""
+        play = at_event(card, position)
+        assert "confirm" not in play.legal()
+        with pytest.raises(IllegalMoveError, match="resolve these first"):
+            play.move(0, "confirm")
+
+    def test_83_without_a_meteorite_on_the_planet_is_done_at_once(self) -> None:
+        play = at_event(83, A6_B6)
+        assert play.state.phase is Phase.DRAFT and play.seat().pending == ()
 
 
 class TestRegress:
@@ -414,6 +427,17 @@ class TestResourceRestrictions:
         play = Play(state).move(0, "advance civ", "advance biomass", "advance tech")
         assert play.seat().civ_queue == () and play.seat().pending == ()
         assert tech_level(play.seat()) == 1
+
+    @pytest.mark.parametrize("card", cards("restriction", rule="advance_only_one_resource"))
+    def test_only_one_resource_of_a_tile_taken_without_placing(self, card: int) -> None:
+        """Choice 3 (a seat that cannot place takes a tile) gives one of the two advances, as on BGA."""
+        play = at_event(card, full_except("f1"), tiles=(WATER_ROVER, None)).move(0, "take 104")
+        assert [b.kind for b in play.seat().pending] == [Kind.SELECT]
+        assert moves(play, "pick") == ["pick 0 0", "pick 0 1"]
+        play.move(0, "pick 0 1")
+        assert [b.describe() for b in play.seat().pending] == ["advance rover"]
+        energy = at_event(card, full_except("f1"), tiles=(ENERGY_CIV, None)).move(0, "take 8")
+        assert [b.describe() for b in energy.seat().pending] == ["advance civ"]
 
     def test_122_no_synergy_boost(self) -> None:
         play = at_event(122, EMPTY + " t:0.0.1.0.0")

@@ -27,7 +27,7 @@ class FluxIndustries(Corporation):
 
     Restriction: only the tech level the seat holds is active (lower ones switch off).
 
-    Techs: 1 at each reset point, 2 rover movement per rover on terrain of the flux track;
+    Techs: 1 at the start of the tile phase (choice 26), 2 rover movement per rover on terrain of the flux track;
     2 once per game while active, ``power 2``: the flux tracker goes straight to the space before
     its next milestone and advances onto it, claiming it (nothing on the skipped spaces, BGA; not
     with water, which has no milestone; lost on reaching level 3, 14.10); 3 the improved flux track:
@@ -76,8 +76,7 @@ class FluxIndustries(Corporation):
             return (Benefit(Kind.COLLECT, what="meteorite"),)
         return ()
 
-    def round_start(self, seat: Seat) -> Seat:
-        seat = super().round_start(seat)
+    def round_bonus(self, seat: Seat) -> Seat:
         if not self._active(seat, 1):
             return seat
         on_flux = sum(1 for r in seat.rovers if r >= 0 and seat.cover[r] and terrain_of(seat.cover[r]) is seat.flux)

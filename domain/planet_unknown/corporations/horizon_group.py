@@ -26,8 +26,8 @@ class HorizonGroup(Corporation):
     rover resource icon, where it is collected.
 
     Techs: 1 a tile with a rover icon skips every placement check except free grid squares (BGA);
-    2 at each reset point, 1 movement per carrying rover; 3 a biomass patch per meteorite collected;
-    4 a carrying rover arriving on water terrain may destroy its meteorite; 5 once per round,
+    2 at the start of the tile phase (choice 26), 1 movement per carrying rover; 3 a biomass patch
+    per meteorite collected; 4 a carrying rover arriving on water terrain may destroy its meteorite; 5 once per round,
     advance the rover tracker (``power 5``).
     """
 
@@ -65,8 +65,7 @@ class HorizonGroup(Corporation):
     def meteorite_gains(self, seat: Seat) -> tuple[Benefit, ...]:
         return (Benefit(Kind.PATCH),) if self.tech_level(seat) >= 3 else ()
 
-    def round_start(self, seat: Seat) -> Seat:
-        seat = super().round_start(seat)
+    def round_bonus(self, seat: Seat) -> Seat:
         bonus = len(carrying(seat)) if self.tech_level(seat) >= 2 else 0
         return dataclasses.replace(seat, moves=seat.moves + bonus) if bonus else seat
 

@@ -40,11 +40,12 @@ class JumpDrive(Corporation):
     E once per game, ``power 5``: name a track (``choose <i> <track>``) and claim every space at
     the height of its tracker on all five tracks; F once per game, ``power 6``: draw three objective
     cards and ``keep`` one face up, scored by every seat against all others (5 in solo, BGA).
-    Event 122 does not block A and C (choice 32).
+    Event 122 blocks A and C (from rules ``planet-unknown-5``; choice 32).
     """
 
     slug = "jump-drive"
     rovers = 1
+    synergy_powers = frozenset({1, 3})
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
