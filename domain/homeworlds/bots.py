@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import itertools
 import random as _random
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from domain.contract import JSON, SeatView
+from domain.contract import JSON, Bot, SeatView
 
-from .game import HomeworldsState, with_home_name
 from .movegen import successors
 from .notation import Turn
 from .position import Position
 from .search import greedy_turn, search_turn
+from .state import HomeworldsState, with_home_name
 
 SAMPLE = 2000
 """How many turns (the shortest first) ``random`` picks from."""
@@ -70,3 +72,7 @@ def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     state = view.state
     _check(state, seat)
     return str(with_home_name(state, seat, search_turn(state.position, state.rules, rng, think_ms, state.turn)))
+
+
+BOTS: Mapping[str, Bot] = MappingProxyType({"random": random, "greedy": greedy, "search": search})
+"""The built-in bots by name, as :attr:`~domain.homeworlds.game.Homeworlds.bots` offers them."""

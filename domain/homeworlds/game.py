@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from domain import contract
 from domain.contract import JSON, Bot, Event, Option, Outcome, Viewer
 
+from .bots import BOTS
 from .errors import GameOverError, HomeworldsRuleError, NotationError
 from .movegen import legal_turns
 from .notation import (
@@ -38,8 +38,9 @@ from .notation import (
     Turn,
 )
 from .pieces import PIECES, Colour, Piece, count
-from .position import MAX_NAME_LENGTH, NAME_RE, PLAYERS, Position, ships_of
-from .rules import Rules, apply_action, default_home_name, end_turn, play
+from .position import PLAYERS, Position, ships_of
+from .rules import Rules, apply_action, end_turn, play
+from .state import HomeworldsState, home_name, with_home_name
 
 # --- events ---------------------------------------------------------------------
 
@@ -181,45 +182,6 @@ EVENTS = contract.event_types(
 )
 
 
-# --- state ----------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HomeworldsState:
-    """The table, the turn count, the last turn, a standing draw offer and the result."""
-
-    position: Position
-    rules: Rules
-    turn: int = 1
-    last_turn: str | None = None
-    draw_offer: int | None = None
-    outcome: Outcome | None = None
-    seat_names: tuple[str, ...] = ()
-
-
-def home_name(state: HomeworldsState, seat: int) -> str:
-    """The name ``seat``'s homeworld gets when its set-up move names none: the seat's name when it is a
-    valid system name, not the other seat's (ignoring case) and not on the table yet; else the default."""
-    if len(state.seat_names) == len(PLAYERS):
-        name, other = state.seat_names[seat], state.seat_names[1 - seat]
-        if (
-            NAME_RE.fullmatch(name)
-            and len(name) <= MAX_NAME_LENGTH
-            and name.casefold() != other.casefold()
-            and state.position.index(name) is None
-        ):
-            return name
-    return default_home_name(state.position, seat)
-
-
-def with_home_name(state: HomeworldsState, seat: int, turn: Turn) -> Turn:
-    """``turn`` with its homeworld, if it sets one up, named :func:`home_name`."""
-    if not any(isinstance(a, Homeworld) for a in turn.actions):
-        return turn
-    name = home_name(state, seat)
-    return Turn(tuple(dataclasses.replace(a, name=name) if isinstance(a, Homeworld) else a for a in turn.actions))
-
-
 def event_for(seat: int, action: Action) -> Event:
     """The event recording ``action`` by ``seat`` (a homeworld must be named)."""
     match action:
@@ -332,9 +294,7 @@ class Homeworlds:
     @property
     def bots(self) -> Mapping[str, Bot]:
         """``random``, ``greedy`` and ``search`` (see :mod:`~domain.homeworlds.bots`)."""
-        from . import bots
-
-        return MappingProxyType({"random": bots.random, "greedy": bots.greedy, "search": bots.search})
+        return BOTS
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> HomeworldsState:
         """The empty table with every piece in the bank."""
