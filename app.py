@@ -26,6 +26,7 @@ from redis.retry import Retry
 
 from domain import contract
 from events.webhook_policy import ALLOW_SETTING, LOOPBACK_ALLOW, Network, WebhookPolicy, is_loopback_host, parse_allow
+from workers import context as task_context
 
 BUILTIN_GAMES: tuple[str, ...] = ("domain.homeworlds:GAME", "domain.planet_unknown:GAME")
 """The games every server hosts, as ``module:attribute`` of a contract.Game."""
@@ -236,11 +237,11 @@ def build_service(settings: Settings) -> Any:
     from events.bots import BotRegistry
     from events.keys import Keyspace
     from events.service import GameService
-    from events.store import EventStore
+    from events.store import RedisStore
     from workers.tasks import wake_relay_soon
 
     load_games(settings)
-    store = EventStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
+    store = RedisStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
     service = GameService(
         store,
         snapshot_every=settings.snapshot_every,
@@ -262,8 +263,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app = Flask("orrery")
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions["orrery.settings"] = settings
+    app.config["CELERY"] = celery_config(settings)
     app.extensions["orrery.service"] = build_service(settings)
-    app.extensions["orrery.celery"] = make_celery(settings, current=False)
+    celery_init_app(app)
     init_api(app)
     install_cors(app, settings.cors_origins)
     init_web(app)
@@ -388,8 +390,48 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
     return schedule
 
 
+def celery_config(settings: Settings) -> dict[str, Any]:
+    """Celery's whole configuration for ``settings``, as one mapping (``app.config["CELERY"]`` in the API).
+
+    Tasks are at-least-once and idempotent by construction. Beside Celery's own settings it carries what
+    the tasks read through :mod:`workers.context`: the settings, and a factory that builds the worker's
+    own game service from them.
+    """
+    visibility_timeout = settings.visibility_timeout
+    return {
+        "broker_url": settings.require_broker(),
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_ignore_result": True,
+        "task_default_queue": settings.queue,
+        "task_routes": task_routes(settings),
+        "broker_transport_options": {
+            "visibility_timeout": visibility_timeout,
+            "global_keyprefix": f"{settings.namespace}:celery:",
+        },
+        "result_backend_transport_options": {"visibility_timeout": visibility_timeout},
+        "broker_connection_retry_on_startup": True,
+        "worker_send_task_events": False,
+        "beat_schedule": beat_schedule(settings),
+        "timezone": "UTC",
+        **task_context.config(settings, functools.partial(build_service, settings)),
+    }
+
+
+def _celery(config: Mapping[str, Any], *, current: bool) -> Celery:
+    celery_app = Celery("orrery", include=["workers.tasks"], set_as_current=current)
+    celery_app.conf.update(config)
+    if current:
+        celery_app.set_default()
+    return celery_app
+
+
 def make_celery(settings: Settings, *, current: bool = True) -> Celery:
-    """The Celery app. Tasks are at-least-once and idempotent by construction.
+    """The Celery app of ``settings`` (see :func:`celery_config`), as the workers and beat run it.
 
     ``current=False`` makes an app that talks to the broker without becoming
     the app that ``@shared_task`` tasks are sent through. The current app is
@@ -397,40 +439,24 @@ def make_celery(settings: Settings, *, current: bool = True) -> Celery:
     per thread, so without it a request served by a gthread thread or a gevent
     greenlet would send tasks through Celery's unconfigured fallback app.
     """
-    visibility_timeout = settings.visibility_timeout
-    app = Celery(
-        "orrery",
-        broker=settings.require_broker(),
-        include=["workers.tasks"],
-        set_as_current=current,
-    )
-    app.conf.update(
-        task_acks_late=True,
-        task_reject_on_worker_lost=True,
-        worker_prefetch_multiplier=1,
-        task_serializer="json",
-        result_serializer="json",
-        accept_content=["json"],
-        task_ignore_result=True,
-        task_default_queue=settings.queue,
-        task_routes=task_routes(settings),
-        broker_transport_options={
-            "visibility_timeout": visibility_timeout,
-            "global_keyprefix": f"{settings.namespace}:celery:",
-        },
-        result_backend_transport_options={"visibility_timeout": visibility_timeout},
-        broker_connection_retry_on_startup=True,
-        worker_send_task_events=False,
-        beat_schedule=beat_schedule(settings),
-        timezone="UTC",
-    )
-    app.conf["orrery_settings"] = settings
-    if current:
-        app.set_default()
-    return app
+    return _celery(celery_config(settings), current=current)
+
+
+def celery_init_app(app: Flask) -> Celery:
+    """Give the Flask ``app`` its Celery app, made from ``app.config["CELERY"]`` and kept in
+    ``app.extensions["celery"]`` (``/readyz`` pings the workers through it).
+
+    It does not become the current app: tasks are sent through the module's :data:`celery`, which the
+    same environment configures, so that an app made for other settings (as tests do) redirects no one's
+    tasks.
+    """
+    celery_app = _celery(app.config["CELERY"], current=False)
+    app.extensions["celery"] = celery_app
+    return celery_app
 
 
 celery = make_celery(Settings.from_env())
+"""The current Celery app, configured from the environment: ``celery -A app:celery worker`` (or ``beat``)."""
 
 
 # --- The command line ----------------------------------------------------------------
@@ -644,7 +670,7 @@ def run_ladder(game_name: str, games: int, players: Sequence[str] | None, think_
     from events.ratings import Ratings
     from events.seats import BUILTIN_PLAYER_PREFIX
     from events.service import GameService
-    from events.store import EventStore
+    from events.store import RedisStore
 
     load_games(Settings.from_env())
     try:
@@ -660,7 +686,7 @@ def run_ladder(game_name: str, games: int, players: Sequence[str] | None, think_
     with tempfile.TemporaryDirectory(prefix="orrery-ladder-") as folder:
         embedded = EmbeddedRedis(Path(folder) / "redis", persistent=False).start()
         try:
-            service = GameService(EventStore(redis.Redis.from_url(embedded.url), Keyspace("orrery-ladder")))
+            service = GameService(RedisStore(redis.Redis.from_url(embedded.url), Keyspace("orrery-ladder")))
             BotRegistry(service).ensure_reference_players()
             ladder = Ladder(service, think_ms=think_ms, players=players or known, references_meet=True)
             started = time.monotonic()
@@ -982,7 +1008,7 @@ def play(
     from events.embedded import EmbeddedRedis
     from events.keys import Keyspace
     from events.service import GameService, SeatSpec, ServiceError
-    from events.store import EventStore
+    from events.store import RedisStore
 
     def refuse(reason: str) -> int:
         print(f"orrery play: {reason}", file=sys.stderr)
@@ -1004,7 +1030,7 @@ def play(
         embedded = EmbeddedRedis(Path(folder) / "redis", persistent=False).start()
         try:
             client = redis.Redis.from_url(embedded.url)
-            service = GameService(EventStore(client, Keyspace("orrery-play")), webhook_policy=policy)
+            service = GameService(RedisStore(client, Keyspace("orrery-play")), webhook_policy=policy)
             if webhook_secret:
                 for spec in seats:
                     if spec.url:

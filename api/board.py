@@ -39,7 +39,6 @@ SVG_ETAG = {
 class NoBoard(ServiceError):
     """The game has no renderer."""
 
-    status = 404
     code = "no_board"
 
 

@@ -12,8 +12,44 @@ from werkzeug.exceptions import HTTPException
 from domain.contract import RuleError
 from events.service import ServiceError
 
-RULE_STATUS = {"not_your_turn": 403, "game_over": 423}
-"""HTTP status of a rule error by code; any other rule error is a 422."""
+ERROR_STATUS: dict[str, int] = {
+    "bad_request": 400,
+    "malformed_json": 400,
+    "invalid_body": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_your_turn": 403,
+    "unknown_game": 404,
+    "unknown_bot": 404,
+    "unknown_challenge": 404,
+    "unknown_game_kind": 404,
+    "no_board": 404,
+    "stale_version": 409,
+    "idempotency_conflict": 409,
+    "game_damaged": 409,
+    "fork_unavailable": 409,
+    "game_cancelled": 409,
+    "challenge_pending": 409,
+    "challenge_closed": 409,
+    "registered_bot_seat": 409,
+    "unknown_rules_version": 409,
+    "invalid_request": 422,
+    "weak_seed": 422,
+    "invalid_option": 422,
+    "invalid_move": 422,
+    "illegal_move": 422,
+    "no_open_challenge": 422,
+    "game_over": 423,
+    "too_many_streams": 429,
+}
+"""The HTTP status of every service error (:class:`events.service.ServiceError`) and rule error
+(:class:`domain.contract.RuleError`), by its code: the one place where an error meets HTTP."""
+
+RULE_ERROR_STATUS = 422
+"""The status of a rule error whose code :data:`ERROR_STATUS` does not list (a game may add codes of its own)."""
+
+SERVICE_ERROR_STATUS = 400
+"""The status of a service error whose code :data:`ERROR_STATUS` does not list."""
 
 DISCARD_FACTOR = 16
 """A 413 reads and drops a body of up to this many times the limit before the connection closes."""
@@ -42,11 +78,12 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(RuleError)
     def rule_error(error: RuleError) -> tuple[Response, int]:
-        return error_response(RULE_STATUS.get(error.code, 422), error.code, str(error))
+        return error_response(ERROR_STATUS.get(error.code, RULE_ERROR_STATUS), error.code, str(error))
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> tuple[Response, int]:
-        return error_response(error.status, error.code, str(error), **error.details)
+        status = ERROR_STATUS.get(error.code, SERVICE_ERROR_STATUS)
+        return error_response(status, error.code, str(error), **error.details)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Response, int]:

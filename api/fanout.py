@@ -3,7 +3,7 @@
 A :class:`Hub` holds one :class:`Feed` per game that at least one live stream of this
 process follows. One reader per bucket (a thread, which gevent's monkey-patching turns
 into a greenlet) blocks on the streams of all the bucket's followed games at once
-(``EventStore.wait_many``: one XREAD on keys that share the bucket's hash tag, so it
+(``RedisStore.wait_many``: one XREAD on keys that share the bucket's hash tag, so it
 names one slot under a Redis Cluster), folds each new head once, and wakes the game's
 subscribers through a ``threading.Condition``. Subscribers share the envelopes it read
 and the projections they render: all spectators of a game share one SSE frame per event,
@@ -109,7 +109,7 @@ class Feed:
 class Hub:
     """The feeds of one process's live streams, one per followed game, read by one thread per bucket.
 
-    All the games of a bucket share its hash tag, so one blocking read (``EventStore.wait_many``) names
+    All the games of a bucket share its hash tag, so one blocking read (``RedisStore.wait_many``) names
     every followed game of the bucket and stays on one Redis Cluster slot: a process holds at most one
     blocking Redis connection per bucket, whatever the number of games and streams it follows.
     """

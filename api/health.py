@@ -39,10 +39,9 @@ class Readiness(MethodView):
         without one; bot turns and scoring wait until a worker is back.
         """
         service = current_app.extensions["orrery.service"]
-        celery: Celery = current_app.extensions["orrery.celery"]
+        celery: Celery = current_app.extensions["celery"]
         try:
-            service.store.redis.ping()
-            redis_state = "ok"
+            redis_state = "ok" if service.store.ping() else "down"
         except Exception as error:
             redis_state = f"down: {error}"
         worker_state = "none"

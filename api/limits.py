@@ -5,11 +5,12 @@
   per address, and requests with a token that end in 401 per address. Beyond
   a limit the answer is a 429 in the API's error shape, with ``Retry-After``
   and the ``RateLimit-Limit``/``-Remaining``/``-Reset`` headers (and Flask-Limiter's ``X-RateLimit-*``).
-* Caps on open live streams per client address and per game, counted in
-  Redis sorted sets (one member per open stream, scored by an expiry that the
-  stream pushes forward while it runs, removed when it closes; members whose
-  expiry has passed are pruned, so a killed process frees its slots), and a
-  cap per API process that keeps some of its connections for ordinary requests.
+* Caps on open live streams per client address and per game, counted in the
+  store (one slot per open stream, with an expiry that the stream pushes
+  forward while it runs, freed when it closes; slots whose expiry has passed
+  are pruned, so a killed process frees its slots: see
+  ``EventStore.take_stream_slot``), and a cap per API process that keeps some of
+  its connections for ordinary requests.
 
 The client address is the socket's peer; ``X-Forwarded-For`` counts only when
 ``Settings.trust_proxy`` names how many proxies stand in front of the API.
@@ -29,8 +30,8 @@ from flask import Flask, Response, current_app, request, stream_with_context
 from flask_limiter import Limiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events.keys import Keyspace
 from events.service import ServiceError, token_hash
+from events.store import EventStore, SlotScope
 
 STREAM_SLOT_TTL_MS = 45_000
 """How long an open stream's slot lives without a refresh: three of the longest heartbeats (15 s)."""
@@ -48,19 +49,10 @@ STREAM_TOO_MANY = {
 RATE_LIMITED_ENDPOINTS = {"create": "games.Games", "moves": "games.Moves", "register": "bots.Bots"}
 """The view endpoints that carry rate limits of their own."""
 
-_ACQUIRE = """
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
-"""
-
 
 class TooManyStreams(ServiceError):
-    """A stream cap is reached: 429."""
+    """A cap on open live streams (per address, per game or per process) is reached."""
 
-    status = 429
     code = "too_many_streams"
 
 
@@ -95,8 +87,8 @@ def init_limits(app: Flask) -> Limiter:
     Call it after the blueprints are registered: it wraps their view functions.
     """
     settings = app.extensions["orrery.settings"]
-    store = app.extensions["orrery.service"].store
-    keys: Keyspace = store.keys
+    store: EventStore = app.extensions["orrery.service"].store
+    storage_uri, storage_options = store.limiter_storage(settings.require_redis())
     if settings.trust_proxy:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy)  # type: ignore[method-assign]
     limiter = Limiter(
@@ -107,8 +99,8 @@ def init_limits(app: Flask) -> Limiter:
         headers_enabled=True,
         retry_after="delta-seconds",
         strategy="moving-window",
-        storage_uri=_storage_uri(settings.require_redis(), settings.redis_cluster),
-        storage_options=_storage_options(store.redis, keys.rate_limits(), settings.redis_cluster),
+        storage_uri=storage_uri,
+        storage_options=storage_options,
     )
     app.after_request(_retry_after_only_when_refused)
     limiter.init_app(app)
@@ -123,28 +115,12 @@ def init_limits(app: Flask) -> Limiter:
     )
     app.extensions["orrery.limiter"] = limiter
     app.extensions["orrery.streams"] = StreamLimits(
-        store.redis,
-        keys,
+        store,
         per_address=settings.streams_per_address,
         per_game=settings.streams_per_game,
         per_process=settings.streams_per_worker,
     )
     return limiter
-
-
-def _storage_uri(redis_url: str, cluster: bool = False) -> str:
-    """The limits library's name for the Redis (a single one is reached through the service's own pool)."""
-    if cluster:
-        location = redis_url.split("://", 1)[-1].split("/", 1)[0]
-        return f"redis+cluster://{location}"
-    return "redis+unix://" + redis_url.removeprefix("unix://") if redis_url.startswith("unix://") else redis_url
-
-
-def _storage_options(client: Any, key_prefix: str, cluster: bool) -> dict[str, Any]:
-    """Share the service's pool with a single Redis; a cluster client of the limits library keeps its own."""
-    if cluster:
-        return {"key_prefix": key_prefix}
-    return {"connection_pool": client.connection_pool, "key_prefix": key_prefix}
 
 
 def _retry_after_only_when_refused(response: Response) -> Response:
@@ -173,21 +149,16 @@ def _limit(app: Flask, limiter: Limiter, endpoint: str, limits: list[tuple[str, 
 class StreamSlot:
     """One open stream's place in the caps: refreshed while it runs, released once when it closes."""
 
-    def __init__(self, owner: StreamLimits, keys: list[str], member: str) -> None:
+    def __init__(self, owner: StreamLimits, slots: list[tuple[SlotScope, str]], member: str) -> None:
         self.owner = owner
-        self.keys = keys
+        self.slots = slots
         self.member = member
         self.released = False
         self.refreshed = time.monotonic()
 
     def refresh(self) -> None:
         """Push the slot's expiry forward (re-adding it if a prune took it)."""
-        expiry = _now_ms() + STREAM_SLOT_TTL_MS
-        with self.owner.redis.pipeline(transaction=False) as pipe:
-            for key in self.keys:
-                pipe.zadd(key, {self.member: expiry})
-                pipe.pexpire(key, STREAM_SLOT_TTL_MS)
-            pipe.execute()
+        self.owner.store.refresh_stream_slots(self.slots, self.member, now_ms=_now_ms(), ttl_ms=STREAM_SLOT_TTL_MS)
         self.refreshed = time.monotonic()
 
     def release(self) -> None:
@@ -196,10 +167,8 @@ class StreamSlot:
             return
         self.released = True
         self.owner.closed()
-        with contextlib.suppress(redis.RedisError), self.owner.redis.pipeline(transaction=False) as pipe:
-            for key in self.keys:
-                pipe.zrem(key, self.member)
-            pipe.execute()
+        with contextlib.suppress(redis.RedisError):
+            self.owner.store.release_stream_slots(self.slots, self.member)
 
     def hold(self, frames: Iterator[str]) -> Iterator[str]:
         """Pass ``frames`` through, refreshing the slot at most every ``STREAM_REFRESH_S`` seconds."""
@@ -212,17 +181,13 @@ class StreamSlot:
 class StreamLimits:
     """The caps on open live streams: per client address and per game over all processes, and per process."""
 
-    def __init__(
-        self, client: redis.Redis, keys: Keyspace, *, per_address: int, per_game: int, per_process: int
-    ) -> None:
-        self.redis = client
-        self.keys = keys
+    def __init__(self, store: EventStore, *, per_address: int, per_game: int, per_process: int) -> None:
+        self.store = store
         self.per_address = per_address
         self.per_game = per_game
         self.per_process = per_process
         self.open_here = 0
         self._lock = threading.Lock()
-        self._acquire = client.register_script(_ACQUIRE)
 
     def open(self, address: str, game_id: str) -> StreamSlot:
         """A slot for a new stream on ``game_id`` from ``address``, or ``TooManyStreams``."""
@@ -235,39 +200,39 @@ class StreamLimits:
                 )
             self.open_here += 1
         member = uuid.uuid4().hex
-        taken: list[str] = []
+        taken: list[tuple[SlotScope, str]] = []
         try:
-            for key, cap, scope in (
-                (self.keys.address_streams(address), self.per_address, "address"),
-                (self.keys.game_streams(game_id), self.per_game, "game"),
-            ):
-                if not self._take(key, cap, member):
+            caps: list[tuple[SlotScope, str, int]] = [
+                ("address", address, self.per_address),
+                ("game", game_id, self.per_game),
+            ]
+            for scope, owner, cap in caps:
+                if not self._take(scope, owner, cap, member):
                     raise TooManyStreams(
                         f"at most {cap} live streams may be open per {scope}; close one first",
                         limit=cap,
                         scope=scope,
                     )
-                taken.append(key)
+                taken.append((scope, owner))
         except BaseException:
             self.closed()
             with contextlib.suppress(redis.RedisError):
-                for key in taken:
-                    self.redis.zrem(key, member)
+                self.store.release_stream_slots(taken, member)
             raise
         return StreamSlot(self, taken, member)
 
     def count(self, *, address: str | None = None, game_id: str | None = None) -> int:
         """How many unexpired streams are open for an address or a game."""
-        key = self.keys.address_streams(address) if address is not None else self.keys.game_streams(str(game_id))
-        return int(self.redis.zcount(key, _now_ms(), "+inf"))
+        if address is not None:
+            return self.store.stream_slots("address", address, now_ms=_now_ms())
+        return self.store.stream_slots("game", str(game_id), now_ms=_now_ms())
 
     def closed(self) -> None:
         with self._lock:
             self.open_here -= 1
 
-    def _take(self, key: str, cap: int, member: str) -> bool:
-        now = _now_ms()
-        return bool(self._acquire(keys=[key], args=[now, cap, now + STREAM_SLOT_TTL_MS, member, STREAM_SLOT_TTL_MS]))
+    def _take(self, scope: SlotScope, owner: str, cap: int, member: str) -> bool:
+        return self.store.take_stream_slot(scope, owner, member, cap, now_ms=_now_ms(), ttl_ms=STREAM_SLOT_TTL_MS)
 
 
 def stream_response(game_id: str, frames: Iterator[str], mimetype: str, headers: dict[str, str]) -> Response:

@@ -20,7 +20,8 @@ HISTORY_SHOWN = 100
 
 
 class UnknownGameKind(ServiceError):
-    status = 404
+    """This server hosts no game of that name."""
+
     code = "unknown_game_kind"
 
 

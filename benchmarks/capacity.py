@@ -2,7 +2,7 @@
 
 Prints, in one run, against embedded Redis servers started for the purpose:
 
-1. **Appends/s per Redis master.** ``EventStore.append``, one append per call (as
+1. **Appends/s per Redis master.** ``RedisStore.append``, one append per call (as
    the API makes one per move), from 1, 2 and 4 client processes, each on games of
    its own, against one redis-server; then against a 3-master Redis Cluster. Beside
    the rates it prints the server's own CPU time per append (``INFO cpu``), whose
@@ -65,7 +65,7 @@ from events.embedded import EmbeddedCluster, EmbeddedRedis, die_with_parent  # n
 from events.envelope import GENESIS_HASH, Envelope, seal  # noqa: E402
 from events.keys import Keyspace  # noqa: E402
 from events.service import GameService, SeatSpec, ServiceError  # noqa: E402
-from events.store import EventStore  # noqa: E402
+from events.store import RedisStore  # noqa: E402
 
 TEST_GAMES = "tests.support.tictactoe:GAME"
 """The test game (tic-tac-toe), registered beside the built-in games."""
@@ -224,7 +224,7 @@ def append_client(
     round-robin over its games."""
     try:
         client = redis_client(url, cluster=True) if cluster else redis.Redis.from_url(url)
-        store = EventStore(client, Keyspace(namespace))
+        store = RedisStore(client, Keyspace(namespace))
         per_game = -(-appends // games)
         chains = []
         for _ in range(games):
@@ -309,7 +309,7 @@ def drive_appends(
 
 
 def part_appends(args: argparse.Namespace, tmp: Path) -> None:
-    say("1. Appends/s per Redis master: EventStore.append, one append per call (not pipelined)")
+    say("1. Appends/s per Redis master: RedisStore.append, one append per call (not pipelined)")
     say(
         f"   each client process on {args.games_per_client} games of its own, {args.appends} appends each; envelope "
         f"JSON ~{args.envelope_bytes} bytes; the Lua script's keys and arguments as the service sends them"
@@ -447,7 +447,7 @@ def bot_turns(kind: str, think_ms: int, args: argparse.Namespace, url: str, brok
     settings = Settings.from_env(env)
     make_celery(settings)  # the current app: the service's wake-ups go to this broker and queue
     service = build_service(settings)
-    store: EventStore = service.store
+    store: RedisStore = service.store
     seats = [SeatSpec(f"{bot}-{i}", {"builtin": bot, "think_ms": think_ms}) for i in range(SEATS[game])]
     games: list[str] = []
     live: list[str] = []
@@ -657,7 +657,7 @@ def part_bytes(args: argparse.Namespace, tmp: Path) -> None:
         settings = Settings.from_env({"ORRERY_GAMES": TEST_GAMES})
         load_games(settings)
         namespace = f"orrery-capacity-{uuid.uuid4().hex[:6]}"
-        service = GameService(EventStore(client, Keyspace(namespace)), snapshot_every=settings.snapshot_every)
+        service = GameService(RedisStore(client, Keyspace(namespace)), snapshot_every=settings.snapshot_every)
         say(f"   ({server_version(client)}; snapshots every {settings.snapshot_every} events, as configured)")
         kinds: list[tuple[str, str, int, str, int]] = [
             ("tictactoe, 2 random bots", "tictactoe", 2, "random", 1),

@@ -112,9 +112,9 @@ def raw_appends(redis_url: str, namespace: str, count: int) -> float:
     """Appends per second of the store itself, from Python."""
     from events.envelope import GENESIS_HASH, seal
     from events.keys import Keyspace
-    from events.store import EventStore
+    from events.store import RedisStore
 
-    store = EventStore(redis.Redis.from_url(redis_url), Keyspace(namespace))
+    store = RedisStore(redis.Redis.from_url(redis_url), Keyspace(namespace))
     game_id = uuid.uuid4().hex[:16]
 
     def envelope(previous: str, version: int) -> Any:

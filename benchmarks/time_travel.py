@@ -78,11 +78,11 @@ def main() -> None:
     from app import Settings, load_games
     from events.keys import Keyspace
     from events.service import GameService
-    from events.store import EventStore
+    from events.store import RedisStore
 
     with bench_redis() as target:
         load_games(Settings.from_env({"REDIS_URL": target.url}))
-        store = EventStore(redis.Redis.from_url(target.url), Keyspace(target.namespace))
+        store = RedisStore(redis.Redis.from_url(target.url), Keyspace(target.namespace))
         writer = GameService(store, snapshot_every=args.snapshot_every)
         worst = (args.far // args.snapshot_every + 1) * args.snapshot_every - 1
         game_id, origin = play_long_game(writer, worst + 1)

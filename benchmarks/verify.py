@@ -29,7 +29,7 @@ from app import Settings, load_games  # noqa: E402
 from benchmarks.harness import bench_redis  # noqa: E402
 from events.keys import Keyspace  # noqa: E402
 from events.service import GameService, SeatSpec  # noqa: E402
-from events.store import EventStore  # noqa: E402
+from events.store import RedisStore  # noqa: E402
 
 
 def planet_unknown_game(service: GameService) -> str:
@@ -84,7 +84,7 @@ def timed(label: str, service: GameService, game_id: str) -> None:
 def main() -> None:
     load_games(Settings.from_env())
     with bench_redis() as target:
-        service = GameService(EventStore(redis.Redis.from_url(target.url), Keyspace(target.namespace)))
+        service = GameService(RedisStore(redis.Redis.from_url(target.url), Keyspace(target.namespace)))
         print(f"verify on long games ({target.where})")
         timed("Planet Unknown, 6 random bots", service, planet_unknown_game(service))
         hw = homeworlds_game(service)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from events import listing
 from events import seats as seats_module
 from events.record import Record
-from events.turns import api_base
+from events.turns import api_base, turn_id
 
 if TYPE_CHECKING:
     from events.service import GameService
@@ -43,6 +43,20 @@ def owner_of(service: GameService, record: Record, seat: int) -> str | None:
         return bot_owner(bot_id)
     token = service.store.secret(record.game_id, f"token:{seat}")
     return None if token is None else seat_owner(token_hash(token))
+
+
+TURN_MEMORY_S = 86400
+"""How long an account stream remembers that it carries a turn, so that a repeated delivery adds it once."""
+
+
+def publish(service: GameService, record: Record, seat: int, body: str) -> bool:
+    """Put a turn request on the stream of the seat's account, once per turn; True if a connection reads that
+    stream now (a webhook then need not be called)."""
+    owner = owner_of(service, record, seat)
+    if owner is None:
+        return False
+    service.store.post_inbox(owner, turn_id(record.game_id, seat, record.version), body, remember_s=TURN_MEMORY_S)
+    return service.store.inbox_read_now(owner)
 
 
 def challenge_event(service: GameService, record: Record, seat: int) -> dict[str, Any]:

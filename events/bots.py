@@ -29,7 +29,8 @@ ROTATABLE = ("secret", "key")
 
 
 class UnknownBot(ServiceError):
-    status = 404
+    """No registered bot has this id."""
+
     code = "unknown_bot"
 
 

@@ -43,14 +43,12 @@ _MAX_INT_DIGITS = len(str(MAX_INT))
 class MalformedJSON(ServiceError):
     """A body that is not JSON, or JSON that this API does not read (too deep, numbers out of range)."""
 
-    status = 400
     code = "malformed_json"
 
 
 class InvalidBody(ServiceError):
     """A JSON body with a value no field of this API accepts."""
 
-    status = 400
     code = "invalid_body"
 
 

@@ -140,7 +140,7 @@ class Keyspace:
         return f"{self.namespace}:bot-tokens"
 
     def wake(self, bucket: int, reader: str) -> str:
-        """A stream that wakes one live-stream reader blocked on a bucket's games (see ``EventStore.wait_many``)."""
+        """A stream that wakes one live-stream reader blocked on a bucket's games (see ``RedisStore.wait_many``)."""
         return f"{self.tag(bucket)}:wake:{reader}"
 
     def game_streams(self, game_id: str) -> str:

@@ -19,7 +19,7 @@ The pairing rule (:func:`pairings`), one round at a time:
    it has no running game with.
 
 At most one running game per pair and game kind: a round claims the pair in the store
-(:meth:`events.store.EventStore.swap_ladder_pair`, compare-and-set, ``pending:<ms>``) before it creates
+(:meth:`events.store.RedisStore.swap_ladder_pair`, compare-and-set, ``pending:<ms>``) before it creates
 the game and records the game's id after, so two rounds that overlap never start the same pair twice.
 An entry whose game is closed (over or cancelled), or a claim older than :data:`PENDING_TTL_MS` left by a
 round that died, is free again. Each pair alternates its first seat from one game to the next; its first
@@ -185,7 +185,7 @@ class Ladder:
         return len(self.store.bot_games(bot_id)) >= int(policy["max_concurrent"])
 
     def running(self, entries: Mapping[str, str], now_ms: int) -> set[str]:
-        """The pairs whose entry (see :meth:`EventStore.ladder_pairs`) still holds them: a game that is neither
+        """The pairs whose entry (see :meth:`RedisStore.ladder_pairs`) still holds them: a game that is neither
         over nor cancelled, or a pending claim younger than :data:`PENDING_TTL_MS`."""
         claims = {pair: entry for pair, entry in entries.items() if entry.startswith(PENDING)}
         games = {pair: entry for pair, entry in entries.items() if pair not in claims}

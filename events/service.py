@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import tenacity
 
@@ -114,9 +114,10 @@ def viewer_name(viewer: Viewer) -> str:
 
 
 class ServiceError(Exception):
-    """An error the API reports with ``status``, ``code`` and a sentence."""
+    """A refused request: a stable machine ``code``, a sentence for people and ``details`` (named values).
 
-    status = 400
+    The service knows no transport: ``api.errors.ERROR_STATUS`` maps each code to its HTTP status."""
+
     code = "bad_request"
 
     def __init__(self, message: str, **details: Any) -> None:
@@ -125,88 +126,92 @@ class ServiceError(Exception):
 
 
 class GameNotFound(ServiceError):
-    status = 404
+    """No game has this id."""
+
     code = "unknown_game"
 
 
 class Unauthorized(ServiceError):
-    status = 401
+    """The bearer token is missing, malformed, or not one this game (or bot) knows."""
+
     code = "unauthorized"
 
 
 class Forbidden(ServiceError):
-    status = 403
+    """This token may not do that."""
+
     code = "forbidden"
 
 
 class StaleVersion(ServiceError):
-    status = 409
+    """``expected_version`` is not the game's version."""
+
     code = "stale_version"
 
 
 class DuplicateCommandConflict(ServiceError):
-    status = 409
+    """The idempotency key was used for a different command."""
+
     code = "idempotency_conflict"
 
 
 class GameDamaged(ServiceError):
     """The game's stream and its metadata disagree; it takes no moves until an operator repairs it."""
 
-    status = 409
     code = "game_damaged"
 
 
 class ForkUnavailable(ServiceError):
-    status = 409
+    """The game cannot be forked at that version."""
+
     code = "fork_unavailable"
 
 
 class InvalidRequest(ServiceError):
-    status = 422
+    """The request is well formed but names something this server refuses (a game, a seat, a cursor)."""
+
     code = "invalid_request"
 
 
 class WeakSeed(InvalidRequest):
+    """A seed too short to be unguessable."""
+
     code = "weak_seed"
 
 
 class GameCancelledError(ServiceError):
     """The game was cancelled before it started (a challenge was declined or timed out)."""
 
-    status = 409
     code = "game_cancelled"
 
 
 class ChallengePending(ServiceError):
     """The game waits for a challenged registered bot to accept; nobody moves before then."""
 
-    status = 409
     code = "challenge_pending"
 
 
 class UnknownChallenge(ServiceError):
-    status = 404
+    """No challenge has this id."""
+
     code = "unknown_challenge"
 
 
 class ChallengeClosed(ServiceError):
     """The challenge was answered already (the other way), or its game was cancelled."""
 
-    status = 409
     code = "challenge_closed"
 
 
 class RegisteredSeat(ServiceError):
     """A seat of a registered bot, used where only an unregistered bot's seat fits (its account has the stream)."""
 
-    status = 409
     code = "registered_bot_seat"
 
 
 class RulesVersionUnavailable(ServiceError):
     """The game was played under a rules version that this server does not have registered."""
 
-    status = 409
     code = "unknown_rules_version"
 
 
@@ -247,12 +252,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class GameService:
+StoreT = TypeVar("StoreT", bound=EventStore)
+"""The kind of store a service runs on (Redis in production; tests of the service may use the in-memory one)."""
+
+
+class GameService(Generic[StoreT]):
     """Commands and queries on games, shared by the API and the workers."""
 
     def __init__(
         self,
-        store: EventStore,
+        store: StoreT,
         *,
         snapshot_every: int = 50,
         cache_size: int = 512,
@@ -542,7 +551,7 @@ class GameService:
         bot_seat_tokens = hidden | {f"token:{i}": tokens[i] for i in sorted(pull_only)}
         if bot_seat_tokens:
             bot_tokens = {token_hash(t): f"{record.game_id}:{k.split(':')[1]}" for k, t in bot_seat_tokens.items()}
-            self.store.redis.hset(self.store.keys.bot_tokens(), mapping=bot_tokens)
+            self.store.set_bot_tokens(bot_tokens)
         webhook_secrets = self._register_endpoints(webhook_urls)
         now = _now_ms()
         self.store.create(
@@ -1051,10 +1060,10 @@ class GameService:
         """The game and seat of a bot seat's token (as sent in its turn requests)."""
         if token is None:
             raise Unauthorized("this needs a bot seat's token: 'Authorization: Bearer <token>'")
-        found = self.store.redis.hget(self.store.keys.bot_tokens(), token_hash(token))
+        found = self.store.bot_token(token_hash(token))
         if found is None:
             raise Unauthorized("this token is not a bot seat's token")
-        game_id, seat = found.decode().rsplit(":", 1)
+        game_id, seat = found.rsplit(":", 1)
         return game_id, int(seat)
 
     def visible(self, game_id: str, viewer: Viewer) -> Record:

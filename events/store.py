@@ -8,16 +8,20 @@ version lives in the metadata; it is never derived from the stream's length.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import redis
 
 from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
 from events.record import ACTIVE, CANCELLED, FINISHED
+
+SlotScope = Literal["address", "game"]
+"""What a live stream's slot counts against: its client's address or its game."""
 
 MAX_LIST_INDEX = 2**63 - 1
 """The largest index a Redis list command takes."""
@@ -235,6 +239,15 @@ return 1
 """
 
 
+_TAKE_STREAM_SLOT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+
 class StoreError(Exception):
     """Base of the store's errors."""
 
@@ -249,6 +262,13 @@ class GameExists(StoreError):
 
 class StreamDamaged(StoreError):
     """A game's stream and its metadata disagree: the store was damaged outside the append script."""
+
+
+class UnknownOutboxGroup(StoreError, redis.ResponseError):
+    """No consumer group of that name reads the outbox (call :meth:`EventStore.ensure_outbox_groups` first).
+
+    It is also a ``redis.ResponseError`` whose text starts with ``NOGROUP``, as Redis's own answer is.
+    """
 
 
 class VersionConflict(StoreError):
@@ -290,6 +310,20 @@ class Meta:
     updated_ms: int
     rules_version: str
 
+    @classmethod
+    def from_fields(cls, game_id: str, fields: Mapping[str, str]) -> Meta:
+        """The metadata from its stored fields (all text); fields it does not name are ignored."""
+        return cls(
+            game_id=game_id,
+            game=fields["game"],
+            version=int(fields["version"]),
+            hash=fields["hash"],
+            status=fields["status"],
+            created_ms=int(fields["created_ms"]),
+            updated_ms=int(fields["updated_ms"]),
+            rules_version=fields["rules_version"],
+        )
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -324,29 +358,18 @@ class OutboxEntry:
     event: str
 
 
-class EventStore:
-    """Appends and reads game streams in one Redis database."""
+class EventStore(abc.ABC):
+    """The event store's one interface: game streams appended atomically, and everything else the server keeps.
 
-    def __init__(self, client: redis.Redis, keyspace: Keyspace) -> None:
-        self.redis: Any = client
-        self.keys = keyspace
-        self._create = client.register_script(_CREATE)
-        self._append = client.register_script(_APPEND)
-        self._claim_timer = client.register_script(_CLAIM_TIMER)
-        self._finish_timer = client.register_script(_FINISH_TIMER)
-        self._drop_snapshot = client.register_script(_DROP_SNAPSHOT)
-        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT)
-        self._snapshot_at = client.register_script(_SNAPSHOT_AT)
-        self._glance = client.register_script(_GLANCE)
-        self._register_bot = client.register_script(_REGISTER_BOT)
-        self._rotate_bot_key = client.register_script(_ROTATE_BOT_KEY)
-        self._post_inbox = client.register_script(_POST_INBOX)
-        self._claim_seat = client.register_script(_CLAIM_SEAT)
-        self._apply_ratings = client.register_script(_APPLY_RATINGS)
-        self._swap_ladder_pair = client.register_script(_SWAP_LADDER_PAIR)
+    :class:`RedisStore` keeps it in Redis (the truth in production); :class:`events.memory.MemoryStore` keeps it
+    in this process's memory, for tests of the service. Both pass ``tests/test_store_contract.py``. No caller
+    reaches past it to a database client.
+    """
 
-    # --- writing ---------------------------------------------------------
+    keys: Keyspace
+    """The key names under this store's namespace; they also name buckets (``keys.game(id).bucket``)."""
 
+    @abc.abstractmethod
     def create(
         self,
         game_id: str,
@@ -371,6 +394,412 @@ class EventStore:
         ``listed`` are the fields the game list shows, kept in the metadata, and ``listed_by_version`` the entries
         by version that a game held back from spectators shows (see :meth:`listings`).
         """
+
+    @abc.abstractmethod
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        previous_hash: str,
+        envelopes: Sequence[Envelope],
+        *,
+        game: str,
+        idempotency_key: str | None = None,
+        fingerprint: str = "",
+        finished: bool = False,
+        cancelled: bool = False,
+        now_ms: int = 0,
+        timers: Sequence[tuple[str, int]] = (),
+        outbox_event: str = "appended",
+        listed: Mapping[str, str] | None = None,
+        listed_by_version: Mapping[int, str] | None = None,
+    ) -> Appended:
+        """Append ``envelopes`` after ``expected_version``, or raise.
+
+        A retry under a used ``idempotency_key`` with the same ``fingerprint``
+        returns the first result and appends nothing; with another fingerprint
+        it raises :class:`IdempotencyConflict`. ``listed`` and ``listed_by_version`` update the
+        game list's fields with the events, as for :meth:`create`.
+        """
+
+    @abc.abstractmethod
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Cache a folded state as the game's newest snapshot. Snapshots are never the truth.
+
+        The snapshot it replaces is kept by version for :meth:`snapshot_at`.
+        """
+
+    @abc.abstractmethod
+    def drop_snapshot(self, game_id: str, state: bytes, version: int | None = None) -> bool:
+        """Delete the snapshot (the one at ``version`` if given) if it still holds ``state``; True if it did."""
+
+    @abc.abstractmethod
+    def meta(self, game_id: str) -> Meta:
+        """The game's metadata, or :class:`UnknownGame`."""
+
+    @abc.abstractmethod
+    def glance(
+        self,
+        game_id: str,
+        *,
+        after: int | None = None,
+        token_hash: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Glance:
+        """The game's metadata, the role of ``token_hash``, the stored result of ``idempotency_key`` and
+        the events after version ``after`` to the stream's end (none without ``after``), read atomically
+        in one round trip; :class:`UnknownGame` if there is no such game."""
+
+    @abc.abstractmethod
+    def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
+        """What an idempotency key's first command appended, as ``fingerprint|first|last``, or None."""
+
+    @abc.abstractmethod
+    def snapshot_at(self, game_id: str, upto: int) -> tuple[Snapshot | None, list[Envelope]]:
+        """The newest snapshot at or below version ``upto``, and the events from its version (included,
+        so that its hash can be checked) up to ``upto``; every event up to ``upto`` without one. One round trip."""
+
+    @abc.abstractmethod
+    def read(
+        self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
+    ) -> list[Envelope]:
+        """Events with ``after < version <= upto``, oldest first, at most ``limit`` of them."""
+
+    @abc.abstractmethod
+    def tail(self, game_id: str) -> Envelope | None:
+        """The newest entry of a game's stream, if any."""
+
+    @abc.abstractmethod
+    def wait(self, game_id: str, *, after: int, block_ms: int) -> list[Envelope]:
+        """Events after version ``after``, waiting up to ``block_ms`` for the first one to arrive."""
+
+    @abc.abstractmethod
+    def wait_many(
+        self, bucket: int, after: Mapping[str, int], *, reader: str, woken: str, block_ms: int
+    ) -> tuple[dict[str, list[Envelope]], str]:
+        """Events of several games of one bucket, each after its version in ``after``, waiting up to ``block_ms``.
+
+        A process follows all its games of a bucket with one wait; :meth:`wake` interrupts it, for instance
+        to add a game. ``woken`` is the last wake entry seen (``"0-0"`` at first); the newest one read is
+        returned beside the events, by game.
+        """
+
+    @abc.abstractmethod
+    def wake(self, bucket: int, reader: str) -> None:
+        """Interrupt :meth:`wait_many` of ``reader`` on ``bucket`` (now, or the next one within about a minute)."""
+
+    @abc.abstractmethod
+    def snapshot(self, game_id: str) -> Snapshot | None:
+        """The newest cached snapshot, if any."""
+
+    @abc.abstractmethod
+    def role_of(self, game_id: str, token_hash: str) -> str | None:
+        """``seat:<n>`` or ``creator`` for a token's hash, or None."""
+
+    def seed(self, game_id: str) -> bytes:
+        """The game's secret seed. Only the service reads it."""
+        return self.sealed_seed(game_id)[0]
+
+    @abc.abstractmethod
+    def sealed_seed(self, game_id: str) -> tuple[bytes, bytes]:
+        """The game's secret seed and the salt of its commitment (empty for games created before salts)."""
+
+    @abc.abstractmethod
+    def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
+        """A verification verdict cached for the game at ``version``, if any."""
+
+    @abc.abstractmethod
+    def cache_verdict(self, game_id: str, version: int, verdict: dict[str, Any]) -> None:
+        """Keep the verdict of a finished game's log up to ``version``: that log never changes."""
+
+    @abc.abstractmethod
+    def listings(self, game_ids: Sequence[str]) -> list[dict[str, str] | None]:
+        """The metadata of each game (None for a game that is gone), in one round trip."""
+
+    @abc.abstractmethod
+    def held_listings(self, wanted: Sequence[tuple[str, int]]) -> list[str | None]:
+        """The list entries stored for ``(game_id, version)`` pairs (games held back from spectators)."""
+
+    @abc.abstractmethod
+    def list_games(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        before: tuple[int, str] | None = None,
+    ) -> list[tuple[int, str]]:
+        """Game ids, newest first, as ``(created_ms, game_id)``; ``before`` is the last pair of the previous page."""
+
+    @abc.abstractmethod
+    def ensure_outbox_groups(self, group: str) -> None:
+        """Create the consumer group on every bucket's outbox."""
+
+    @abc.abstractmethod
+    def claim_outbox(
+        self, bucket: int, group: str, consumer: str, *, count: int = 100, min_idle_ms: int = 30_000
+    ) -> list[OutboxEntry]:
+        """New entries of a bucket's outbox, and entries another consumer left unacknowledged."""
+
+    @abc.abstractmethod
+    def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
+        """Mark an outbox entry done and drop it."""
+
+    @abc.abstractmethod
+    def due_timers(self, bucket: int, now_ms: int, limit: int = 100) -> list[str]:
+        """Timer members of a bucket that are due."""
+
+    @abc.abstractmethod
+    def claim_timer(self, bucket: int, member: str, now_ms: int, lease_ms: int) -> int | None:
+        """Lease a due timer: it stays in place, due again at ``now_ms + lease_ms``.
+
+        Only one of several concurrent sweeps gets the lease. Returns the lease (the new due
+        time) for :meth:`finish_timer`, or None. A sweeper that dies before finishing leaves
+        the timer to fire again when its lease runs out, so a timer is handled at least once.
+        """
+
+    @abc.abstractmethod
+    def finish_timer(self, bucket: int, member: str, lease: int) -> bool:
+        """Remove a handled timer, unless it was set again since it was leased."""
+
+    @abc.abstractmethod
+    def set_timer(self, bucket: int, member: str, due_ms: int) -> None:
+        """Set a timer of a bucket to fire at ``due_ms`` (moving it if it is set)."""
+
+    @abc.abstractmethod
+    def timers(self, bucket: int) -> dict[str, int]:
+        """Every timer of a bucket with its due time."""
+
+    @abc.abstractmethod
+    def secret(self, game_id: str, field: str) -> str | None:
+        """A bot seat's secret value (its webhook secret or token), or a flag."""
+
+    @abc.abstractmethod
+    def register_bot(self, bot_id: str, key_hash: str, fields: Mapping[str, str]) -> bool:
+        """Store a bot registration and index its API key's hash, atomically; False if either exists already."""
+
+    @abc.abstractmethod
+    def bot(self, bot_id: str) -> dict[str, str] | None:
+        """A registration's fields, or None."""
+
+    @abc.abstractmethod
+    def bot_of_key(self, key_hash: str) -> str | None:
+        """The id of the bot whose API key hashes to ``key_hash``, or None."""
+
+    @abc.abstractmethod
+    def rotate_bot_key(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
+        """Replace a bot's API key (by hash) if ``old_hash`` is still its key; the old key stops at once."""
+
+    @abc.abstractmethod
+    def put_reference_bot(self, bot_id: str, fields: Mapping[str, str]) -> None:
+        """Store (or refresh) a built-in reference player's registration; it has no API key. It plays the ladder."""
+
+    @abc.abstractmethod
+    def ladder_bots(self) -> list[str]:
+        """The ids of every bot that plays the ladder, sorted."""
+
+    @abc.abstractmethod
+    def claim_bot_game(self, bot_id: str, game_id: str, limit: int | None = None) -> bool:
+        """Count ``game_id`` among the bot's running games, if it plays fewer than ``limit`` (None: no limit)."""
+
+    @abc.abstractmethod
+    def release_bot_game(self, bot_id: str, game_id: str) -> None:
+        """The game no longer counts among the bot's running games (it ended, or was cancelled)."""
+
+    @abc.abstractmethod
+    def bot_games(self, bot_id: str) -> list[str]:
+        """The games the bot accepted that have not ended."""
+
+    @abc.abstractmethod
+    def rating_records(self, game: str, players: Sequence[str]) -> list[str | None]:
+        """Each player's record in ``game`` as stored (JSON), None for a player never rated in it."""
+
+    @abc.abstractmethod
+    def apply_ratings(
+        self, game: str, game_id: str, payload: str, writes: Sequence[tuple[str, str, str, int, str]], *, keep: int
+    ) -> tuple[str, str]:
+        """Apply one game's rating change once: ``("ok", payload)``, ``("applied", first payload)`` when this
+        game was applied already, or ``("conflict", "")`` when a player's record is no longer what was read.
+
+        ``writes`` holds, per player: its id, its record as read (``""`` for none), its new record, its new
+        ordinal for the leaderboard, and the entry for its history (kept to the newest ``keep``). Every record
+        is checked, then all of them and the payload are written, atomically.
+        """
+
+    @abc.abstractmethod
+    def rating_board(self, game: str, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many players ``game`` rates, and ``limit`` of them from ``offset``, highest ordinal first."""
+
+    @abc.abstractmethod
+    def rating_history(self, game: str, player: str, limit: int) -> list[str]:
+        """A player's newest ``limit`` rating changes in ``game`` (JSON), newest first."""
+
+    @abc.abstractmethod
+    def ladder_pairs(self, game: str) -> dict[str, str]:
+        """Each ladder pair's latest game of kind ``game`` (or its pending claim), by pair."""
+
+    @abc.abstractmethod
+    def swap_ladder_pair(self, game: str, pair: str, expected: str, value: str) -> bool:
+        """Set a ladder pair's entry to ``value`` if it is still ``expected`` (``""``: none; a ``value`` of ``""``
+        removes it); False, changing nothing, when another round changed it first."""
+
+    @abc.abstractmethod
+    def post_inbox(self, owner: str, key: str, body: str, *, keep: int = 1000, remember_s: int = 7 * 86400) -> bool:
+        """Put ``body`` on ``owner``'s stream once per ``key`` (a repeat within ``remember_s`` is dropped).
+
+        The stream keeps about the newest ``keep`` events. True if this call added it.
+        """
+
+    @abc.abstractmethod
+    def inbox_events(
+        self, owner: str, *, after: str = "0-0", block_ms: int | None = None, count: int = 100
+    ) -> list[tuple[str, str]]:
+        """``(cursor, body)`` of the events after ``after`` on ``owner``'s stream, waiting up to ``block_ms``."""
+
+    @abc.abstractmethod
+    def inbox_bounds(self, owner: str) -> tuple[str | None, str | None]:
+        """The cursors of the oldest and the newest event ``owner``'s stream still holds."""
+
+    @abc.abstractmethod
+    def claim_inbox_reader(self, owner: str, reader: str, ttl_s: int) -> None:
+        """Make ``reader`` the one connection reading ``owner``'s stream (any other one stops)."""
+
+    @abc.abstractmethod
+    def inbox_reader(self, owner: str, reader: str, ttl_s: int) -> bool:
+        """Whether ``reader`` still reads ``owner``'s stream; extends its claim if so."""
+
+    @abc.abstractmethod
+    def release_inbox_reader(self, owner: str, reader: str) -> None:
+        """End ``reader``'s claim on ``owner``'s stream, if it still holds it."""
+
+    @abc.abstractmethod
+    def inbox_read_now(self, owner: str) -> bool:
+        """Whether a connection reads ``owner``'s stream now."""
+
+    @abc.abstractmethod
+    def set_bot_field(self, bot_id: str, field: str, value: str) -> None:
+        """Change one field of an existing registration (its signing secret, say)."""
+
+    @abc.abstractmethod
+    def register_endpoint(self, url: str, secret: str) -> bool:
+        """Give a webhook URL its signing secret unless it has one; True if this call gave it."""
+
+    @abc.abstractmethod
+    def endpoint_secret(self, url: str) -> str | None:
+        """The signing secret of a webhook URL, or None."""
+
+    @abc.abstractmethod
+    def endpoint_disabled(self, url: str) -> bool:
+        """Whether a webhook URL was disabled (it answered 410 Gone)."""
+
+    @abc.abstractmethod
+    def disable_endpoint(self, url: str, reason: str) -> None:
+        """Disable a webhook URL, with the reason."""
+
+    @abc.abstractmethod
+    def log_delivery(self, game_id: str, attempt: dict[str, Any], keep: int = 10_000) -> None:
+        """Record one webhook delivery attempt."""
+
+    @abc.abstractmethod
+    def deliveries(self, game_id: str, *, start: int = 0, limit: int = 100) -> list[dict[str, Any]]:
+        """A game's logged webhook delivery attempts, oldest first, ``limit`` of them from ``start``."""
+
+    @abc.abstractmethod
+    def set_bot_tokens(self, tokens: Mapping[str, str]) -> None:
+        """Remember which game and seat (``<game id>:<seat>``) each bot seat's token belongs to, by the token's hash."""
+
+    @abc.abstractmethod
+    def bot_token(self, token_hash: str) -> str | None:
+        """The ``<game id>:<seat>`` of the bot seat whose token hashes to ``token_hash``, or None."""
+
+    @abc.abstractmethod
+    def take_stream_slot(
+        self, scope: SlotScope, owner: str, member: str, cap: int, *, now_ms: int, ttl_ms: int
+    ) -> bool:
+        """Count the open live stream ``member`` against ``owner`` (a client address or a game id, as ``scope``
+        says) unless ``cap`` unexpired ones are open already; True if it counts now. It expires ``ttl_ms`` after
+        ``now_ms`` unless :meth:`refresh_stream_slots` pushes it on; expired slots are pruned first."""
+
+    @abc.abstractmethod
+    def refresh_stream_slots(
+        self, slots: Sequence[tuple[SlotScope, str]], member: str, *, now_ms: int, ttl_ms: int
+    ) -> None:
+        """Push the expiry of ``member``'s slots (``(scope, owner)`` pairs) to ``now_ms + ttl_ms``, re-adding any that
+        a prune took."""
+
+    @abc.abstractmethod
+    def release_stream_slots(self, slots: Sequence[tuple[SlotScope, str]], member: str) -> None:
+        """Free ``member``'s slots (``(scope, owner)`` pairs)."""
+
+    @abc.abstractmethod
+    def stream_slots(self, scope: SlotScope, owner: str, *, now_ms: int) -> int:
+        """How many unexpired live streams count against ``owner``."""
+
+    @abc.abstractmethod
+    def ping(self) -> bool:
+        """Whether the store answers now."""
+
+    @abc.abstractmethod
+    def limiter_storage(self, url: str) -> tuple[str, dict[str, Any]]:
+        """The storage URI and options with which Flask-Limiter counts rate limits beside this store's data,
+        under its namespace; ``url`` is the Redis URL the server was configured with.
+
+        The one sanctioned exception to "no database client outside the store": the limits library speaks
+        Redis itself, so a Redis store hands it a connection.
+        """
+
+    @abc.abstractmethod
+    def clear(self) -> None:
+        """Forget everything under this store's namespace (and, in Redis, every key that names it: the rate
+        limits and the task queues named after it). For throw-away namespaces (example runs, tests)."""
+
+
+class RedisStore(EventStore):
+    """The store in one Redis database (or a Redis Cluster): appended by atomic scripts, one slot per game.
+
+    ``redis`` is its client. Nothing outside this class uses it, but tests that read or damage what Redis
+    holds, and :meth:`limiter_storage`, which hands Flask-Limiter a connection.
+    """
+
+    def __init__(self, client: redis.Redis, keyspace: Keyspace) -> None:
+        self.redis: Any = client
+        self.keys = keyspace
+        self._create = client.register_script(_CREATE)
+        self._append = client.register_script(_APPEND)
+        self._claim_timer = client.register_script(_CLAIM_TIMER)
+        self._finish_timer = client.register_script(_FINISH_TIMER)
+        self._drop_snapshot = client.register_script(_DROP_SNAPSHOT)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT)
+        self._snapshot_at = client.register_script(_SNAPSHOT_AT)
+        self._glance = client.register_script(_GLANCE)
+        self._register_bot = client.register_script(_REGISTER_BOT)
+        self._rotate_bot_key = client.register_script(_ROTATE_BOT_KEY)
+        self._post_inbox = client.register_script(_POST_INBOX)
+        self._claim_seat = client.register_script(_CLAIM_SEAT)
+        self._apply_ratings = client.register_script(_APPLY_RATINGS)
+        self._swap_ladder_pair = client.register_script(_SWAP_LADDER_PAIR)
+        self._take_stream_slot = client.register_script(_TAKE_STREAM_SLOT)
+
+    # --- writing ---------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        game: str,
+        rules_version: str,
+        envelopes: Sequence[Envelope],
+        *,
+        seed: bytes,
+        tokens: dict[str, str],
+        created_ms: int,
+        salt: bytes = b"",
+        timers: Sequence[tuple[str, int]] = (),
+        secrets: dict[str, str] | None = None,
+        forked_from: str = "",
+        outbox_event: str = "created",
+        listed: Mapping[str, str] | None = None,
+        listed_by_version: Mapping[int, str] | None = None,
+    ) -> Appended:
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
         keys += [self.keys.timers(k.bucket), k.secrets, k.listing]
@@ -407,13 +836,6 @@ class EventStore:
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
     ) -> Appended:
-        """Append ``envelopes`` after ``expected_version``, or raise.
-
-        A retry under a used ``idempotency_key`` with the same ``fingerprint``
-        returns the first result and appends nothing; with another fingerprint
-        it raises :class:`IdempotencyConflict`. ``listed`` and ``listed_by_version`` update the
-        game list's fields with the events, as for :meth:`create`.
-        """
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.idempotency, k.outbox]
         keys += [self.keys.index(k.bucket, name, ACTIVE) for name in ("*", game)]
@@ -455,17 +877,13 @@ class EventStore:
         raise UnknownGame(game_id)
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
-        """Cache a folded state as the game's newest snapshot. Snapshots are never the truth.
-
-        The snapshot it replaces is kept by version for :meth:`snapshot_at`: a sorted set of the
-        versions and a hash of ``<version>:state`` (with ``:rules_version`` and ``:schema``).
-        """
+        """Kept by version: a sorted set of the versions and a hash of ``<version>:state`` (with
+        ``:rules_version`` and ``:schema``); an older single snapshot moves there on the next save."""
         k = self.keys.game(game_id)
         args: list[Any] = [snapshot.version, snapshot.rules_version, snapshot.schema, snapshot.state]
         self._save_snapshot(keys=[k.snapshots, k.snapshot_states, k.snapshot], args=args)
 
     def drop_snapshot(self, game_id: str, state: bytes, version: int | None = None) -> bool:
-        """Delete the snapshot (the one at ``version`` if given) if it still holds ``state``; True if it did."""
         k = self.keys.game(game_id)
         keys = [k.snapshot, k.snapshots, k.snapshot_states]
         return bool(self._drop_snapshot(keys=keys, args=[state, "" if version is None else version]))
@@ -473,11 +891,10 @@ class EventStore:
     # --- reading -----------------------------------------------------------
 
     def meta(self, game_id: str) -> Meta:
-        """The game's metadata, or :class:`UnknownGame`."""
         raw = self.redis.hgetall(self.keys.game(game_id).meta)
         if not raw:
             raise UnknownGame(game_id)
-        return _meta(game_id, {key.decode(): value.decode() for key, value in raw.items()})
+        return Meta.from_fields(game_id, {key.decode(): value.decode() for key, value in raw.items()})
 
     def glance(
         self,
@@ -487,27 +904,21 @@ class EventStore:
         token_hash: str | None = None,
         idempotency_key: str | None = None,
     ) -> Glance:
-        """The game's metadata, the role of ``token_hash``, the stored result of ``idempotency_key`` and
-        the events after version ``after`` to the stream's end (none without ``after``), read atomically
-        in one round trip; :class:`UnknownGame` if there is no such game."""
         k = self.keys.game(game_id)
         argv = ["" if after is None else after, token_hash or "", idempotency_key or ""]
         reply = self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency], args=argv)
         flat = reply[0]
         if not flat:
             raise UnknownGame(game_id)
-        meta = _meta(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
+        meta = Meta.from_fields(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
         role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
         return Glance(meta, role, prior, _envelopes(reply[3]))
 
     def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
-        """What an idempotency key's first command appended, as ``fingerprint|first|last``, or None."""
         raw = self.redis.hget(self.keys.game(game_id).idempotency, idempotency_key)
         return None if raw is None else raw.decode()
 
     def snapshot_at(self, game_id: str, upto: int) -> tuple[Snapshot | None, list[Envelope]]:
-        """The newest snapshot at or below version ``upto``, and the events from its version (included,
-        so that its hash can be checked) up to ``upto``; every event up to ``upto`` without one. One round trip."""
         k = self.keys.game(game_id)
         keys = [k.snapshots, k.snapshot_states, k.snapshot, k.events]
         snap, entries = self._snapshot_at(keys=keys, args=[upto])
@@ -516,7 +927,6 @@ class EventStore:
     def read(
         self, game_id: str, *, after: int = 0, upto: int | None = None, limit: int | None = None
     ) -> list[Envelope]:
-        """Events with ``after < version <= upto``, oldest first, at most ``limit`` of them."""
         if upto is not None and upto <= after:
             return []
         high = "+" if upto is None else f"{upto}-0"
@@ -524,25 +934,17 @@ class EventStore:
         return [Envelope.from_json(fields[b"e"]) for _, fields in entries]
 
     def tail(self, game_id: str) -> Envelope | None:
-        """The newest entry of a game's stream, if any."""
         entries = self.redis.xrevrange(self.keys.game(game_id).events, count=1)
         return Envelope.from_json(entries[0][1][b"e"]) if entries else None
 
     def wait(self, game_id: str, *, after: int, block_ms: int) -> list[Envelope]:
-        """Events after version ``after``, waiting up to ``block_ms`` for the first one to arrive."""
         reply = self.redis.xread({self.keys.game(game_id).events: f"{after}-0"}, block=block_ms, count=500)
         return [Envelope.from_json(fields[b"e"]) for _, entries in reply or [] for _, fields in entries]
 
     def wait_many(
         self, bucket: int, after: Mapping[str, int], *, reader: str, woken: str, block_ms: int
     ) -> tuple[dict[str, list[Envelope]], str]:
-        """Events of several games of one bucket, each after its version in ``after``, waiting up to ``block_ms``.
-
-        One blocking read names every game's stream and the reader's wake stream (all on the bucket's slot),
-        so a process follows all its games of a bucket on one connection; :meth:`wake` interrupts the wait,
-        for instance to add a game. ``woken`` is the last wake entry seen (``"0-0"`` at first); the newest one
-        read is returned beside the events, by game.
-        """
+        """One blocking XREAD names every game's stream and the reader's wake stream, all on the bucket's slot."""
         wake = self.keys.wake(bucket, reader)
         streams = {self.keys.game(game_id).events: f"{version}-0" for game_id, version in after.items()}
         by_key = {self.keys.game(game_id).events: game_id for game_id in after}
@@ -557,7 +959,7 @@ class EventStore:
         return found, woken
 
     def wake(self, bucket: int, reader: str) -> None:
-        """Interrupt :meth:`wait_many` of ``reader`` on ``bucket``; its wake stream keeps a few entries a minute."""
+        """The wake stream keeps a few entries for a minute."""
         key = self.keys.wake(bucket, reader)
         pipe = self.redis.pipeline(transaction=False)
         pipe.xadd(key, {"w": "1"}, maxlen=8, approximate=False)
@@ -565,7 +967,6 @@ class EventStore:
         pipe.execute()
 
     def snapshot(self, game_id: str) -> Snapshot | None:
-        """The newest cached snapshot, if any."""
         raw = self.redis.hgetall(self.keys.game(game_id).snapshot)
         if not raw:
             return None
@@ -577,16 +978,10 @@ class EventStore:
         return Snapshot(version, rules_version, raw.get(b"state", b""), schema)
 
     def role_of(self, game_id: str, token_hash: str) -> str | None:
-        """``seat:<n>`` or ``creator`` for a token's hash, or None."""
         role = self.redis.hget(self.keys.game(game_id).tokens, token_hash)
         return None if role is None else role.decode()
 
-    def seed(self, game_id: str) -> bytes:
-        """The game's secret seed. Only the service reads it."""
-        return self.sealed_seed(game_id)[0]
-
     def sealed_seed(self, game_id: str) -> tuple[bytes, bytes]:
-        """The game's secret seed and the salt of its commitment (empty for games created before salts)."""
         raw = self.redis.get(self.keys.game(game_id).seed)
         if raw is None:
             raise UnknownGame(game_id)
@@ -594,23 +989,19 @@ class EventStore:
         return bytes.fromhex(seed), bytes.fromhex(salt)
 
     def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
-        """A verification verdict cached for the game at ``version``, if any."""
         raw = self.redis.hget(self.keys.game(game_id).verdicts, str(version))
         return None if raw is None else dict(json.loads(raw))
 
     def cache_verdict(self, game_id: str, version: int, verdict: dict[str, Any]) -> None:
-        """Keep the verdict of a finished game's log up to ``version``: that log never changes."""
         self.redis.hset(self.keys.game(game_id).verdicts, str(version), canonical(verdict))
 
     def listings(self, game_ids: Sequence[str]) -> list[dict[str, str] | None]:
-        """The metadata of each game (None for a game that is gone), in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(self.keys.game(game_id).meta)
         return [{key.decode(): value.decode() for key, value in raw.items()} if raw else None for raw in pipe.execute()]
 
     def held_listings(self, wanted: Sequence[tuple[str, int]]) -> list[str | None]:
-        """The list entries stored for ``(game_id, version)`` pairs (games held back from spectators)."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id, version in wanted:
             pipe.hget(self.keys.game(game_id).listing, str(version))
@@ -624,7 +1015,6 @@ class EventStore:
         limit: int = 20,
         before: tuple[int, str] | None = None,
     ) -> list[tuple[int, str]]:
-        """Game ids, newest first, as ``(created_ms, game_id)``; ``before`` is the last pair of the previous page."""
         found: list[tuple[int, str]] = []
         for bucket in range(BUCKETS):
             key = self.keys.index(bucket, game or "*", status or "*")
@@ -640,7 +1030,6 @@ class EventStore:
     # --- outbox --------------------------------------------------------------
 
     def ensure_outbox_groups(self, group: str) -> None:
-        """Create the consumer group on every bucket's outbox."""
         for bucket in range(BUCKETS):
             try:
                 self.redis.xgroup_create(self.keys.outbox(bucket), group, id="0", mkstream=True)
@@ -651,10 +1040,14 @@ class EventStore:
     def claim_outbox(
         self, bucket: int, group: str, consumer: str, *, count: int = 100, min_idle_ms: int = 30_000
     ) -> list[OutboxEntry]:
-        """New entries of a bucket's outbox, and entries another consumer left unacknowledged."""
         key = self.keys.outbox(bucket)
-        stale = self.redis.xautoclaim(key, group, consumer, min_idle_ms, "0-0", count=count)[1]
-        fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count)
+        try:
+            stale = self.redis.xautoclaim(key, group, consumer, min_idle_ms, "0-0", count=count)[1]
+            fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count)
+        except redis.ResponseError as error:
+            if "NOGROUP" in str(error):
+                raise UnknownOutboxGroup(str(error)) from None
+            raise
         entries: Iterable[tuple[bytes, dict[bytes, bytes]]] = list(stale) + [e for _, batch in fresh for e in batch]
         return [
             OutboxEntry(
@@ -670,7 +1063,6 @@ class EventStore:
         ]
 
     def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
-        """Mark an outbox entry done and drop it."""
         key = self.keys.outbox(entry.bucket)
         pipe = self.redis.pipeline()
         pipe.xack(key, group, entry.entry_id)
@@ -680,41 +1072,30 @@ class EventStore:
     # --- timers ----------------------------------------------------------------
 
     def due_timers(self, bucket: int, now_ms: int, limit: int = 100) -> list[str]:
-        """Timer members of a bucket that are due."""
         rows = self.redis.zrangebyscore(self.keys.timers(bucket), "-inf", now_ms, start=0, num=limit)
         return [row.decode() for row in rows]
 
     def claim_timer(self, bucket: int, member: str, now_ms: int, lease_ms: int) -> int | None:
-        """Lease a due timer: it stays in place, due again at ``now_ms + lease_ms``.
-
-        Only one of several concurrent sweeps gets the lease. Returns the lease (the new due
-        time) for :meth:`finish_timer`, or None. A sweeper that dies before finishing leaves
-        the timer to fire again when its lease runs out, so a timer is handled at least once.
-        """
         lease = now_ms + lease_ms
         claimed = self._claim_timer(keys=[self.keys.timers(bucket)], args=[member, now_ms, lease])
         return lease if claimed else None
 
     def finish_timer(self, bucket: int, member: str, lease: int) -> bool:
-        """Remove a handled timer, unless it was set again since it was leased."""
         return bool(self._finish_timer(keys=[self.keys.timers(bucket)], args=[member, lease]))
 
     def set_timer(self, bucket: int, member: str, due_ms: int) -> None:
         self.redis.zadd(self.keys.timers(bucket), {member: due_ms})
 
     def timers(self, bucket: int) -> dict[str, int]:
-        """Every timer of a bucket with its due time."""
         return {m.decode(): int(s) for m, s in self.redis.zrange(self.keys.timers(bucket), 0, -1, withscores=True)}
 
     # --- bot seats ---------------------------------------------------------------
 
     def secret(self, game_id: str, field: str) -> str | None:
-        """A bot seat's secret value (its webhook secret or token), or a flag."""
         value = self.redis.hget(self.keys.game(game_id).secrets, field)
         return None if value is None else str(value.decode())
 
     def register_bot(self, bot_id: str, key_hash: str, fields: Mapping[str, str]) -> bool:
-        """Store a bot registration and index its API key's hash, atomically; False if either exists already."""
         argv: list[str] = [key_hash, bot_id]
         for name, value in fields.items():
             argv += [name, value]
@@ -722,48 +1103,39 @@ class EventStore:
         return bool(self._register_bot(keys=keys, args=argv))
 
     def bot(self, bot_id: str) -> dict[str, str] | None:
-        """A registration's fields, or None."""
         raw = self.redis.hgetall(self.keys.bot(bot_id))
         return {k.decode(): v.decode() for k, v in raw.items()} if raw else None
 
     def bot_of_key(self, key_hash: str) -> str | None:
-        """The id of the bot whose API key hashes to ``key_hash``, or None."""
         raw = self.redis.hget(self.keys.bot_keys(), key_hash)
         return None if raw is None else raw.decode()
 
     def rotate_bot_key(self, bot_id: str, old_hash: str, new_hash: str) -> bool:
-        """Replace a bot's API key (by hash) if ``old_hash`` is still its key; the old key stops at once."""
         keys = [self.keys.bot(bot_id), self.keys.bot_keys()]
         return bool(self._rotate_bot_key(keys=keys, args=[old_hash, new_hash, bot_id]))
 
     def put_reference_bot(self, bot_id: str, fields: Mapping[str, str]) -> None:
-        """Store (or refresh) a built-in reference player's registration; it has no API key. It plays the ladder."""
         self.redis.hset(self.keys.bot(bot_id), mapping=dict(fields))
         self.redis.sadd(self.keys.ladder(), bot_id)
 
     def ladder_bots(self) -> list[str]:
-        """The ids of every bot that plays the ladder, sorted."""
         return sorted(m.decode() for m in self.redis.smembers(self.keys.ladder()))
 
     def claim_bot_game(self, bot_id: str, game_id: str, limit: int | None = None) -> bool:
-        """Count ``game_id`` among the bot's running games, if it plays fewer than ``limit`` (None: no limit)."""
         if limit is None:
             self.redis.sadd(self.keys.bot_games(bot_id), game_id)
             return True
         return bool(self._claim_seat(keys=[self.keys.bot_games(bot_id)], args=[game_id, limit]))
 
     def release_bot_game(self, bot_id: str, game_id: str) -> None:
-        """The game no longer counts among the bot's running games (it ended, or was cancelled)."""
         self.redis.srem(self.keys.bot_games(bot_id), game_id)
 
     def bot_games(self, bot_id: str) -> list[str]:
-        """The games the bot accepted that have not ended."""
         return sorted(m.decode() for m in self.redis.smembers(self.keys.bot_games(bot_id)))
 
     # --- ratings -------------------------------------------------------------------
 
     def rating_records(self, game: str, players: Sequence[str]) -> list[str | None]:
-        """Each player's record in ``game`` as stored (JSON), None for a player never rated in it."""
         if not players:
             return []
         raw = self.redis.hmget(self.keys.rating_players(game), list(players))
@@ -772,14 +1144,8 @@ class EventStore:
     def apply_ratings(
         self, game: str, game_id: str, payload: str, writes: Sequence[tuple[str, str, str, int, str]], *, keep: int
     ) -> tuple[str, str]:
-        """Apply one game's rating change once: ``("ok", payload)``, ``("applied", first payload)`` when this
-        game was applied already, or ``("conflict", "")`` when a player's record is no longer what was read.
-
-        ``writes`` holds, per player: its id, its record as read (``""`` for none), its new record, its new
-        ordinal for the leaderboard, and the entry for its history (kept to the newest ``keep``). One script
-        on the slot of ``game``'s ratings checks every record, then writes all of them and the payload.
-        """
         keys = [self.keys.rating_players(game), self.keys.rating_applied(game), self.keys.rating_board(game)]
+        # One script on the slot of ``game``'s ratings.
         keys += [self.keys.rating_history(game, player) for player, *_ in writes]
         argv: list[Any] = [game_id, payload, keep, len(writes)]
         for write in writes:
@@ -788,7 +1154,6 @@ class EventStore:
         return status.decode(), stored.decode()
 
     def rating_board(self, game: str, offset: int, limit: int) -> tuple[int, list[str]]:
-        """How many players ``game`` rates, and ``limit`` of them from ``offset``, highest ordinal first."""
         key = self.keys.rating_board(game)
         pipe = self.redis.pipeline(transaction=False)
         pipe.zcard(key)
@@ -797,36 +1162,27 @@ class EventStore:
         return int(total), [p.decode() for p in players]
 
     def rating_history(self, game: str, player: str, limit: int) -> list[str]:
-        """A player's newest ``limit`` rating changes in ``game`` (JSON), newest first."""
         return [raw.decode() for raw in self.redis.lrange(self.keys.rating_history(game, player), 0, limit - 1)]
 
     # --- ladder --------------------------------------------------------------------
 
     def ladder_pairs(self, game: str) -> dict[str, str]:
-        """Each ladder pair's latest game of kind ``game`` (or its pending claim), by pair."""
         raw = self.redis.hgetall(self.keys.ladder_pairs(game))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     def swap_ladder_pair(self, game: str, pair: str, expected: str, value: str) -> bool:
-        """Set a ladder pair's entry to ``value`` if it is still ``expected`` (``""``: none; a ``value`` of ``""``
-        removes it); False, changing nothing, when another round changed it first."""
         keys = [self.keys.ladder_pairs(game)]
         return bool(self._swap_ladder_pair(keys=keys, args=[pair, expected, value]))
 
     # --- account streams -----------------------------------------------------------
 
     def post_inbox(self, owner: str, key: str, body: str, *, keep: int = 1000, remember_s: int = 7 * 86400) -> bool:
-        """Put ``body`` on ``owner``'s stream once per ``key`` (a repeat within ``remember_s`` is dropped).
-
-        The stream keeps about the newest ``keep`` events. True if this call added it.
-        """
         keys = [self.keys.inbox(owner), self.keys.inbox_seen(owner, key)]
         return bool(self._post_inbox(keys=keys, args=[body, keep, remember_s]))
 
     def inbox_events(
         self, owner: str, *, after: str = "0-0", block_ms: int | None = None, count: int = 100
     ) -> list[tuple[str, str]]:
-        """``(cursor, body)`` of the events after ``after`` on ``owner``'s stream, waiting up to ``block_ms``."""
         key = self.keys.inbox(owner)
         if block_ms is None:
             entries = self.redis.xrange(key, min=f"({after}" if after != "0-0" else "-", count=count)
@@ -836,17 +1192,14 @@ class EventStore:
         return [(entry_id.decode(), fields[b"body"].decode()) for entry_id, fields in entries]
 
     def inbox_bounds(self, owner: str) -> tuple[str | None, str | None]:
-        """The cursors of the oldest and the newest event ``owner``'s stream still holds."""
         key = self.keys.inbox(owner)
         first, last = self.redis.xrange(key, count=1), self.redis.xrevrange(key, count=1)
         return (first[0][0].decode() if first else None, last[0][0].decode() if last else None)
 
     def claim_inbox_reader(self, owner: str, reader: str, ttl_s: int) -> None:
-        """Make ``reader`` the one connection reading ``owner``'s stream (any other one stops)."""
         self.redis.set(self.keys.inbox_reader(owner), reader, ex=ttl_s)
 
     def inbox_reader(self, owner: str, reader: str, ttl_s: int) -> bool:
-        """Whether ``reader`` still reads ``owner``'s stream; extends its claim if so."""
         key = self.keys.inbox_reader(owner)
         if self.redis.get(key) != reader.encode():
             return False
@@ -859,15 +1212,12 @@ class EventStore:
             self.redis.delete(key)
 
     def inbox_read_now(self, owner: str) -> bool:
-        """Whether a connection reads ``owner``'s stream now."""
         return bool(self.redis.exists(self.keys.inbox_reader(owner)))
 
     def set_bot_field(self, bot_id: str, field: str, value: str) -> None:
-        """Change one field of an existing registration (its signing secret, say)."""
         self.redis.hset(self.keys.bot(bot_id), field, value)
 
     def register_endpoint(self, url: str, secret: str) -> bool:
-        """Give a webhook URL its signing secret unless it has one; True if this call gave it."""
         return bool(self.redis.hsetnx(self.keys.webhooks(), f"secret:{url}", secret))
 
     def endpoint_secret(self, url: str) -> str | None:
@@ -881,7 +1231,6 @@ class EventStore:
         self.redis.hset(self.keys.webhooks(), f"disabled:{url}", reason)
 
     def log_delivery(self, game_id: str, attempt: dict[str, Any], keep: int = 10_000) -> None:
-        """Record one webhook delivery attempt."""
         key = self.keys.game(game_id).deliveries
         pipe = self.redis.pipeline()
         pipe.rpush(key, canonical(attempt))
@@ -893,6 +1242,68 @@ class EventStore:
         rows = self.redis.lrange(self.keys.game(game_id).deliveries, min(start, MAX_LIST_INDEX), stop)
         return [json.loads(row) for row in rows]
 
+    # --- bot seats' tokens -------------------------------------------------------
+
+    def set_bot_tokens(self, tokens: Mapping[str, str]) -> None:
+        if tokens:
+            self.redis.hset(self.keys.bot_tokens(), mapping=dict(tokens))
+
+    def bot_token(self, token_hash: str) -> str | None:
+        raw = self.redis.hget(self.keys.bot_tokens(), token_hash)
+        return None if raw is None else raw.decode()
+
+    # --- live stream slots ------------------------------------------------------
+
+    def take_stream_slot(
+        self, scope: SlotScope, owner: str, member: str, cap: int, *, now_ms: int, ttl_ms: int
+    ) -> bool:
+        key = self._slot_key(scope, owner)
+        return bool(self._take_stream_slot(keys=[key], args=[now_ms, cap, now_ms + ttl_ms, member, ttl_ms]))
+
+    def refresh_stream_slots(
+        self, slots: Sequence[tuple[SlotScope, str]], member: str, *, now_ms: int, ttl_ms: int
+    ) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            for scope, owner in slots:
+                key = self._slot_key(scope, owner)
+                pipe.zadd(key, {member: now_ms + ttl_ms})
+                pipe.pexpire(key, ttl_ms)
+            pipe.execute()
+
+    def release_stream_slots(self, slots: Sequence[tuple[SlotScope, str]], member: str) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            for scope, owner in slots:
+                pipe.zrem(self._slot_key(scope, owner), member)
+            pipe.execute()
+
+    def stream_slots(self, scope: SlotScope, owner: str, *, now_ms: int) -> int:
+        return int(self.redis.zcount(self._slot_key(scope, owner), now_ms, "+inf"))
+
+    def _slot_key(self, scope: SlotScope, owner: str) -> str:
+        return self.keys.address_streams(owner) if scope == "address" else self.keys.game_streams(owner)
+
+    # --- the store itself -------------------------------------------------------
+
+    def ping(self) -> bool:
+        try:
+            return bool(self.redis.ping())
+        except (redis.RedisError, OSError):
+            return False
+
+    def limiter_storage(self, url: str) -> tuple[str, dict[str, Any]]:
+        """A single Redis shares this store's connection pool; a cluster client of the limits library keeps its own."""
+        prefix = self.keys.rate_limits()
+        if isinstance(self.redis, redis.RedisCluster):
+            location = url.split("://", 1)[-1].split("/", 1)[0]
+            return f"redis+cluster://{location}", {"key_prefix": prefix}
+        uri = "redis+unix://" + url.removeprefix("unix://") if url.startswith("unix://") else url
+        return uri, {"connection_pool": self.redis.connection_pool, "key_prefix": prefix}
+
+    def clear(self) -> None:
+        found = list(self.redis.scan_iter(f"*{self.keys.namespace}*", count=1000))
+        for i in range(0, len(found), 500):
+            self.redis.unlink(*found[i : i + 500])
+
     def _index_keys(self, k: GameKeys, game: str, status: str) -> list[str]:
         return [
             self.keys.index(k.bucket, "*", "*"),
@@ -900,19 +1311,6 @@ class EventStore:
             self.keys.index(k.bucket, "*", status),
             self.keys.index(k.bucket, game, status),
         ]
-
-
-def _meta(game_id: str, d: dict[str, str]) -> Meta:
-    return Meta(
-        game_id=game_id,
-        game=d["game"],
-        version=int(d["version"]),
-        hash=d["hash"],
-        status=d["status"],
-        created_ms=int(d["created_ms"]),
-        updated_ms=int(d["updated_ms"]),
-        rules_version=d["rules_version"],
-    )
 
 
 def _envelopes(entries: Sequence[tuple[bytes, Any]]) -> list[Envelope]:

@@ -22,8 +22,6 @@ LEGAL_MOVES_URL_LIMIT = 100_000
 """The ``limit`` that ``legal_moves_url`` asks for: the most the legal-moves endpoint gives at once."""
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
 """Where turn requests point bots when ``ORRERY_PUBLIC_URL`` is unset: ``orrery up``'s default address."""
-TURN_MEMORY_S = 86400
-"""How long an account stream remembers that it carries a turn, so that a repeated delivery adds it once."""
 READER_TTL_S = 30
 """How long a stream's claim to read an account lasts without being renewed (a reader renews it as it reads)."""
 
@@ -72,15 +70,3 @@ def turn_request(service: GameService, record: Record, seat: int) -> dict[str, A
         "to moves_url with 'Authorization: Bearer <token>'; when legal_moves_truncated, GET legal_moves_url "
         "with that token",
     }
-
-
-def publish(service: GameService, record: Record, seat: int, body: str) -> bool:
-    """Put a turn request on the stream of the seat's account (see :mod:`events.accounts`), once per turn;
-    True if a connection reads that stream now (a webhook then need not be called)."""
-    from events.accounts import owner_of
-
-    owner = owner_of(service, record, seat)
-    if owner is None:
-        return False
-    service.store.post_inbox(owner, turn_id(record.game_id, seat, record.version), body, remember_s=TURN_MEMORY_S)
-    return service.store.inbox_read_now(owner)

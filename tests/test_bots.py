@@ -23,7 +23,7 @@ import requests
 from events.embedded import free_port
 from events.keys import Keyspace
 from events.service import GameService, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from events.turns import LEGAL_MOVES_LIMIT, turn_request
 from tests.conftest import NAMESPACE, ROOT, TMP, Worker, wait_for
 from tests.support.seeds import strong_seed
@@ -73,7 +73,7 @@ class TestBuiltinBots:
         assert "seat 0" in response.json["error"]["message"]
 
     def test_a_late_or_repeated_bot_task_changes_nothing(self, service: GameService) -> None:
-        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        store = RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
         idle = GameService(store)
         created = idle.create("tictactoe", [SeatSpec("R1", RANDOM), SeatSpec("R2", RANDOM)], {}, strong_seed("dup"))
         game_id, version = created.record.game_id, created.record.version
@@ -178,7 +178,7 @@ class TestWebhookBots:
 
 class TestTurnRequests:
     def test_urls_are_absolute_and_a_long_list_of_moves_is_marked_truncated(self, service: GameService) -> None:
-        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        store = RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
         hooked = GameService(store, public_url="https://orrery.example/")
         seats = [SeatSpec("Pull", {"stream": True}), SeatSpec("G", GREEDY)]
         record = hooked.create("homeworlds", seats, {}).record
@@ -210,7 +210,7 @@ class TestTurnRequests:
         assert with_public_url_default(env, host, 8123)["ORRERY_PUBLIC_URL"] == expected
 
     def test_a_short_list_of_moves_is_carried_whole(self, service: GameService) -> None:
-        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        store = RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
         hooked = GameService(store, public_url="http://127.0.0.1:9999")
         seats = [SeatSpec("Pull", {"stream": True}), SeatSpec("R", RANDOM)]
         record = hooked.create("tictactoe", seats, {}).record
@@ -357,7 +357,7 @@ class TestDeadlines:
         assert response.status_code == 422 and response.json["error"]["code"] == "invalid_option"
 
     def test_a_repeated_timeout_changes_nothing(self, service: GameService) -> None:
-        store = EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
+        store = RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-idle"))
         idle = GameService(store)
         record = idle.create("tictactoe", [SeatSpec("a"), SeatSpec("b")], {"move_deadline_s": 60}).record
         assert any(m.startswith("deadline|") for m in store.timers(store.keys.game(record.game_id).bucket))
@@ -370,7 +370,7 @@ class TestDeadlines:
 def test_a_worker_killed_mid_turn_is_replaced_and_the_turn_is_played_once(tmp_path: Path) -> None:
     namespace = f"{NAMESPACE}-kill"
     env = os.environ | {"ORRERY_NAMESPACE": namespace, "ORRERY_QUEUE": namespace, "ORRERY_VISIBILITY_TIMEOUT": "10"}
-    store = EventStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(namespace))
+    store = RedisStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(namespace))
     service = GameService(store)
     slow = {"builtin": "slow", "think_ms": 3000}
     first = Worker(tmp_path, env).start(concurrency=1)

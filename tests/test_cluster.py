@@ -64,9 +64,9 @@ class Deployment:
     def store(self) -> Any:
         from app import redis_client
         from events.keys import Keyspace
-        from events.store import EventStore
+        from events.store import RedisStore
 
-        return EventStore(redis_client(self.cluster.url, cluster=True), Keyspace(self.env["ORRERY_NAMESPACE"]))
+        return RedisStore(redis_client(self.cluster.url, cluster=True), Keyspace(self.env["ORRERY_NAMESPACE"]))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 import events.service as service_module
 from events.keys import Keyspace
 from events.service import GameService, SeatSpec, StaleVersion
-from events.store import EventStore, VersionConflict
+from events.store import RedisStore, VersionConflict
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 
@@ -23,7 +23,7 @@ SERVER_LOOKALIKES = ("game-scored", "server:game-scored", "server:bot:1:4", "cli
 @pytest.fixture
 def idle(service: GameService) -> GameService:
     """A service on a namespace no worker relays, so a test alone decides when bots and timers act."""
-    return GameService(EventStore(service.store.redis, Keyspace(f"{NAMESPACE}-keys")))
+    return GameService(RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-keys")))
 
 
 def to_act(svc: GameService, game_id: str) -> int:

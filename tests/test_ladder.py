@@ -21,7 +21,7 @@ from events.ladder import Entrant, Ladder, pair_key, pairings, run
 from events.ratings import Ratings
 from events.seats import players
 from events.service import GameService, challenge_id
-from events.store import EventStore
+from events.store import RedisStore
 from tests.conftest import NAMESPACE, Worker, wait_for
 
 SEARCH, RANDOM, GREEDY = "builtin-search", "builtin-random", "builtin-greedy"
@@ -37,7 +37,7 @@ def fresh(service: GameService) -> Iterator[GameService]:
     """A service over a namespace of its own, with the reference players registered: no worker plays its
     games, and every rating starts new."""
     namespace = f"{NAMESPACE}:ladder-{uuid.uuid4().hex[:8]}"
-    own = GameService(EventStore(service.store.redis, Keyspace(namespace)))
+    own = GameService(RedisStore(service.store.redis, Keyspace(namespace)))
     BotRegistry(own).ensure_reference_players()
     yield own
     forget(service.store.redis, namespace)
@@ -242,7 +242,7 @@ class TestBeat:
             "ORRERY_LADDER_THINK_MS": "20",
         }
         client = redis.Redis.from_url(os.environ["REDIS_URL"])
-        svc = GameService(EventStore(client, Keyspace(namespace)))
+        svc = GameService(RedisStore(client, Keyspace(namespace)))
         worker = Worker(tmp_path, env).start()
         try:
             bot = ladder_bot(svc, limit=2)

@@ -210,8 +210,8 @@ def test_stream_caps_per_address_and_per_game_free_their_slot_on_close(served: A
     url, app = served(streams_per_address=3, streams_per_game=2)
     games = [requests.post(f"{url}/v1/games", json=TWO_SEATS, timeout=10).json()["id"] for _ in range(3)]
     streams_of = app.extensions["orrery.streams"]
-    stale = streams_of.keys.game_streams(games[0])
-    streams_of.redis.zadd(stale, {f"killed-{i}": 1000 + i for i in range(5)})
+    stale = streams_of.store.keys.game_streams(games[0])
+    streams_of.store.redis.zadd(stale, {f"killed-{i}": 1000 + i for i in range(5)})
 
     def open_stream(game_id: str) -> requests.Response:
         return requests.get(f"{url}/v1/games/{game_id}/stream?heartbeat=1", stream=True, timeout=10)
@@ -239,7 +239,7 @@ def test_stream_caps_per_address_and_per_game_free_their_slot_on_close(served: A
     for response in (second, third, again):
         response.close()
     wait_for(lambda: streams_of.count(address="127.0.0.1") == 0, timeout=10)
-    assert streams_of.redis.zcard(stale) == 0
+    assert streams_of.store.redis.zcard(stale) == 0
 
 
 def test_stream_cap_per_process(limited: Any) -> None:

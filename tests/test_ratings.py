@@ -20,7 +20,7 @@ from events.keys import Keyspace
 from events.ratings import DEFAULT, Rating, Ratings, Result, rate, seat_ranks, standings
 from events.record import GameCreated, GameScored, RatingsUpdated, score_command
 from events.service import GameService, SeatSpec, challenge_id
-from events.store import EventStore
+from events.store import RedisStore
 from events.verify import verify
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
@@ -37,7 +37,7 @@ SEARCH: dict[str, Any] = {"builtin": "search", "think_ms": 1}
 @pytest.fixture
 def idle(service: GameService) -> GameService:
     """A service over a namespace of its own: no worker plays or scores its games, and every rating starts new."""
-    return GameService(EventStore(service.store.redis, Keyspace(f"{NAMESPACE}:ratings-{uuid.uuid4().hex[:8]}")))
+    return GameService(RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}:ratings-{uuid.uuid4().hex[:8]}")))
 
 
 def registered(svc: GameService, name: str, game: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 from domain.contract import Role
 from events.keys import Keyspace
 from events.service import GameService, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from tests.conftest import NAMESPACE
 from tests.support.seeds import strong_seed
 
@@ -89,7 +89,7 @@ class TestSeed:
 
 class TestFolds:
     def test_a_state_folded_from_a_snapshot_equals_a_full_fold(self, service: GameService) -> None:
-        store = EventStore(service.store.redis, Keyspace(NAMESPACE))
+        store = RedisStore(service.store.redis, Keyspace(NAMESPACE))
         writer = GameService(store, snapshot_every=2)
         game_id = writer.create("tictactoe", SEATS, {}, strong_seed("snap")).record.game_id
         for square in ("a1", "b2", "c1"):

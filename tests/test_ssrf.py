@@ -28,7 +28,7 @@ from events.embedded import free_port
 from events.keys import Keyspace
 from events.record import GameCreated
 from events.service import GameService, InvalidRequest, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from events.webhook_policy import LOOPBACK_ALLOW, UnsafeWebhookURL, WebhookPolicy, parse_allow
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.test_bots import Scripted
@@ -112,8 +112,8 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def ssrf_store(service: GameService) -> Iterator[EventStore]:
-    store = EventStore(service.store.redis, Keyspace(SSRF_NAMESPACE))
+def ssrf_store(service: GameService) -> Iterator[RedisStore]:
+    store = RedisStore(service.store.redis, Keyspace(SSRF_NAMESPACE))
     yield store
     for namespace in (SSRF_NAMESPACE, WORKER_NAMESPACE):
         keys = list(store.redis.scan_iter(f"{namespace}:*", count=1000))
@@ -122,7 +122,7 @@ def ssrf_store(service: GameService) -> Iterator[EventStore]:
 
 
 @pytest.fixture
-def strict(ssrf_store: EventStore) -> GameService:
+def strict(ssrf_store: RedisStore) -> GameService:
     """A service with the production default: an empty allow list."""
     return GameService(ssrf_store, webhook_policy=WebhookPolicy())
 
@@ -244,7 +244,7 @@ class TestPolicy:
 class TestCreation:
     @pytest.mark.parametrize("url", ATTACKS)
     def test_an_internal_webhook_is_refused_and_nothing_is_created(
-        self, strict_client: Any, ssrf_store: EventStore, url: str
+        self, strict_client: Any, ssrf_store: RedisStore, url: str
     ) -> None:
         before = ssrf_store.list_games(limit=100)
         seats = [{"name": "Hook", "bot": {"webhook": url}}, {"name": "Human"}]
@@ -326,7 +326,7 @@ class TestDelivery:
             assert http.post(target.url, json={"legal_moves": ["a1"]}, timeout=5).status_code == 200
         assert len(target.seen) == 1
 
-    def test_redirects_are_not_followed(self, ssrf_store: EventStore, servers: Callable[..., Scripted]) -> None:
+    def test_redirects_are_not_followed(self, ssrf_store: RedisStore, servers: Callable[..., Scripted]) -> None:
         inner = servers()
         outer = servers([307], {"Location": inner.url})
         loopback = GameService(ssrf_store, webhook_policy=LOOPBACK)
@@ -338,11 +338,11 @@ class TestDelivery:
         assert len(outer.seen) == 1 and inner.seen == []
 
     def test_a_worker_with_an_empty_allow_list_refuses_once_and_never_connects(
-        self, tmp_path: Path, ssrf_store: EventStore, servers: Callable[..., Scripted]
+        self, tmp_path: Path, ssrf_store: RedisStore, servers: Callable[..., Scripted]
     ) -> None:
         namespace = WORKER_NAMESPACE
         env = os.environ | {"ORRERY_NAMESPACE": namespace, "ORRERY_QUEUE": namespace, "ORRERY_WEBHOOK_ALLOW": ""}
-        store = EventStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(namespace))
+        store = RedisStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(namespace))
         target = servers()
         before_policy = GameService(store, webhook_policy=LOOPBACK)
         game_id, version = webhook_turn(before_policy, target.url)
@@ -398,7 +398,7 @@ class TestWhoSeesTheURL:
             assert "very-secret-bot-path" not in self.stream(service, game["id"], viewer)
 
     def test_a_game_created_before_urls_were_hidden_hides_them_too(
-        self, ssrf_store: EventStore, monkeypatch: pytest.MonkeyPatch
+        self, ssrf_store: RedisStore, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         loopback = GameService(ssrf_store, webhook_policy=LOOPBACK)
         with monkeypatch.context() as old_code:

@@ -1,5 +1,5 @@
-"""The event store's contract, run against every Redis available:
-the embedded one always, and the one at REDIS_URL when it is set."""
+"""The event store's contract, run against every store: the embedded Redis always, a Redis Cluster when a
+``redis-server`` binary is at hand, the Redis at REDIS_URL when it is set, and the in-memory store."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ import redis
 from app import redis_client
 from events.envelope import GENESIS_HASH, Envelope, seal, verify_chain
 from events.keys import Keyspace
+from events.memory import MemoryStore
 from events.store import (
     Appended,
     EventStore,
     GameExists,
     IdempotencyConflict,
+    RedisStore,
     Snapshot,
     UnknownGame,
     VersionConflict,
@@ -40,15 +42,25 @@ def servers() -> list[Any]:
             id="external",
             marks=pytest.mark.skipif(not external, reason="REDIS_URL is not set, so only the embedded Redis is tested"),
         ),
+        pytest.param("memory", id="memory"),
     ]
 
 
 @pytest.fixture(params=servers())
-def store(request: pytest.FixtureRequest) -> EventStore:
+def store(request: pytest.FixtureRequest) -> Any:
+    if request.param == "memory":
+        return MemoryStore(Keyspace(f"{NAMESPACE}-store"))
     if request.param == "cluster":
-        return EventStore(redis_client(embedded_cluster().url, cluster=True), Keyspace(f"{NAMESPACE}-store"))
+        return RedisStore(redis_client(embedded_cluster().url, cluster=True), Keyspace(f"{NAMESPACE}-store"))
     url = embedded_redis_url() if request.param == "embedded" else os.environ["ORRERY_EXTERNAL_REDIS_URL"]
-    return EventStore(redis.Redis.from_url(url), Keyspace(f"{NAMESPACE}-store"))
+    return RedisStore(redis.Redis.from_url(url), Keyspace(f"{NAMESPACE}-store"))
+
+
+def redis_of(store: EventStore) -> Any:
+    """The Redis client under ``store``, for a test that reads or damages what Redis holds; skips on other stores."""
+    if not isinstance(store, RedisStore):
+        pytest.skip("this checks what Redis holds")
+    return store.redis
 
 
 def envelopes(game_id: str, previous: str, first_version: int, count: int, tag: str = "x") -> list[Envelope]:
@@ -110,9 +122,9 @@ class TestAppend:
         game_id, first = new_game(store, 3)
         result = append(store, game_id, first, 2)
         assert (result.first, result.last) == (4, 5)
-        ids = [entry_id for entry_id, _ in store.redis.xrange(store.keys.game(game_id).events)]
-        assert ids == [b"1-0", b"2-0", b"3-0", b"4-0", b"5-0"]
         assert store.meta(game_id).version == 5
+        ids = [entry_id for entry_id, _ in redis_of(store).xrange(store.keys.game(game_id).events)]
+        assert ids == [b"1-0", b"2-0", b"3-0", b"4-0", b"5-0"]
 
     def test_create_twice_is_refused(self, store: EventStore) -> None:
         game_id, first = new_game(store)
@@ -185,8 +197,9 @@ class TestReads:
 class TestHashChain:
     def test_an_altered_entry_is_detected(self, store: EventStore) -> None:
         game_id, _first = new_game(store, 5)
-        raw = store.redis.xrange(store.keys.game(game_id).events)
-        texts = [fields[b"e"].decode() for _, fields in raw]
+        texts = [e.to_json() for e in store.read(game_id)]
+        if isinstance(store, RedisStore):
+            texts = [fields[b"e"].decode() for _, fields in store.redis.xrange(store.keys.game(game_id).events)]
         assert verify_chain([Envelope.from_json(t) for t in texts]) is None
         texts[2] = texts[2].replace('"n":3', '"n":30')
         problem = verify_chain([Envelope.from_json(t) for t in texts])
@@ -309,7 +322,7 @@ class TestSnapshotsByVersion:
     def test_an_old_single_snapshot_is_read_and_then_kept_by_version(self, store: EventStore) -> None:
         game_id, _ = new_game(store, 30)
         old = {"version": 12, "rules_version": "test-1", "schema": "s0", "state": b"{}"}
-        store.redis.hset(store.keys.game(game_id).snapshot, mapping=old)
+        redis_of(store).hset(store.keys.game(game_id).snapshot, mapping=old)
         assert store.snapshot_at(game_id, 12)[0] == Snapshot(12, "test-1", b"{}", "s0")
         assert store.snapshot_at(game_id, 11)[0] is None
         store.save_snapshot(game_id, Snapshot(24, "test-1", b"{}", "s1"))
@@ -348,3 +361,133 @@ class TestWaitMany:
         threading.Timer(0.2, append, (store, one, one_first)).start()
         found, again = store.wait_many(bucket, {one: 1, two: 3}, reader="r1", woken=woken, block_ms=10_000)
         assert [e.version for e in found[one]] == [2] and again == woken
+
+
+def sibling(store: EventStore, namespace: str) -> EventStore:
+    """A store of the same kind (on the same server) under another namespace."""
+    if isinstance(store, RedisStore):
+        return RedisStore(store.redis, Keyspace(namespace))
+    return MemoryStore(Keyspace(namespace))
+
+
+class TestAccounts:
+    """Registered bots, bot seats' tokens, ratings, the ladder and account streams, on every store."""
+
+    def test_a_bot_registers_once_and_its_key_rotates(self, store: EventStore) -> None:
+        bot_id, key, other = (uuid.uuid4().hex for _ in range(3))
+        assert store.register_bot(bot_id, key, {"name": "Ada", "ladder": "1"}) is True
+        assert store.register_bot(bot_id, other, {"name": "again"}) is False
+        assert store.register_bot(uuid.uuid4().hex, key, {"name": "same key"}) is False
+        assert store.bot(bot_id) == {"name": "Ada", "ladder": "1", "api_key_hash": key}
+        assert store.bot_of_key(key) == bot_id and store.bot("nobody") is None
+        assert bot_id in store.ladder_bots()
+        assert store.rotate_bot_key(bot_id, other, "x") is False
+        assert store.rotate_bot_key(bot_id, key, other) is True
+        assert store.bot_of_key(key) is None and store.bot_of_key(other) == bot_id
+        store.set_bot_field(bot_id, "secret", "s2")
+        assert store.bot(bot_id) == {"name": "Ada", "ladder": "1", "api_key_hash": other, "secret": "s2"}
+        reference = f"builtin-{uuid.uuid4().hex[:6]}"
+        store.put_reference_bot(reference, {"name": "Random"})
+        assert store.bot(reference) == {"name": "Random"} and reference in store.ladder_bots()
+
+    def test_a_bot_plays_at_most_its_limit_of_games(self, store: EventStore) -> None:
+        bot_id = uuid.uuid4().hex
+        assert store.claim_bot_game(bot_id, "g1", 2) and store.claim_bot_game(bot_id, "g2", 2)
+        assert store.claim_bot_game(bot_id, "g1", 2) is True
+        assert store.claim_bot_game(bot_id, "g3", 2) is False
+        assert store.claim_bot_game(bot_id, "g3") is True
+        store.release_bot_game(bot_id, "g1")
+        assert store.bot_games(bot_id) == ["g2", "g3"]
+
+    def test_bot_seat_tokens(self, store: EventStore) -> None:
+        hashed = uuid.uuid4().hex
+        store.set_bot_tokens({hashed: "game1:2"})
+        store.set_bot_tokens({})
+        assert store.bot_token(hashed) == "game1:2" and store.bot_token("other") is None
+
+    def test_ratings_apply_once_and_refuse_a_stale_read(self, store: EventStore) -> None:
+        game, a, b = f"kind-{uuid.uuid4().hex[:6]}", "bot:a", "bot:b"
+        assert store.rating_records(game, [a, b]) == [None, None] and store.rating_records(game, []) == []
+        writes = [(a, "", "ra1", 2000, "ha1"), (b, "", "rb1", 1000, "hb1")]
+        assert store.apply_ratings(game, "g1", "p1", writes, keep=2) == ("ok", "p1")
+        assert store.apply_ratings(game, "g1", "other", writes, keep=2) == ("applied", "p1")
+        assert store.apply_ratings(game, "g2", "p2", [(a, "", "ra2", 1, "ha2")], keep=2) == ("conflict", "")
+        for n in (2, 3):
+            later = [(a, f"ra{n - 1}", f"ra{n}", 500, f"ha{n}")]
+            assert store.apply_ratings(game, f"g{n}", f"p{n}", later, keep=2) == ("ok", f"p{n}")
+        assert store.rating_records(game, [a, b, "bot:c"]) == ["ra3", "rb1", None]
+        assert store.rating_board(game, 0, 10) == (2, [b, a])
+        assert store.rating_board(game, 1, 1) == (2, [a])
+        assert store.rating_history(game, a, 10) == ["ha3", "ha2"]
+        assert store.rating_history(game, a, 1) == ["ha3"]
+
+    def test_a_ladder_pair_is_swapped_only_from_what_was_read(self, store: EventStore) -> None:
+        game = f"kind-{uuid.uuid4().hex[:6]}"
+        assert store.ladder_pairs(game) == {}
+        assert store.swap_ladder_pair(game, "a|b", "", "pending:1") is True
+        assert store.swap_ladder_pair(game, "a|b", "", "pending:2") is False
+        assert store.swap_ladder_pair(game, "a|b", "pending:1", "g1") is True
+        assert store.ladder_pairs(game) == {"a|b": "g1"}
+        assert store.swap_ladder_pair(game, "a|b", "g1", "") is True
+        assert store.ladder_pairs(game) == {}
+
+    def test_an_account_stream_takes_each_event_once_and_keeps_the_newest(self, store: EventStore) -> None:
+        owner = f"bot:{uuid.uuid4().hex}"
+        assert store.inbox_bounds(owner) == (None, None) and store.inbox_events(owner) == []
+        for n in range(5):
+            assert store.post_inbox(owner, f"k{n}", f"body{n}", keep=3) is True
+        assert store.post_inbox(owner, "k4", "again", keep=3) is False
+        events = store.inbox_events(owner)
+        assert [body for _, body in events][-3:] == ["body2", "body3", "body4"]
+        oldest, newest = store.inbox_bounds(owner)
+        assert oldest == events[0][0] and newest == events[-1][0]
+        assert store.inbox_events(owner, after=events[-2][0]) == [events[-1]]
+        assert store.inbox_events(owner, after=newest, block_ms=100) == []
+        threading.Timer(0.2, store.post_inbox, (owner, "k5", "body5")).start()
+        arrived = store.inbox_events(owner, after=newest, block_ms=5_000)
+        assert [body for _, body in arrived] == ["body5"]
+
+    def test_one_reader_at_a_time_reads_an_account_stream(self, store: EventStore) -> None:
+        owner = f"bot:{uuid.uuid4().hex}"
+        assert store.inbox_read_now(owner) is False
+        store.claim_inbox_reader(owner, "r1", 60)
+        assert store.inbox_read_now(owner) and store.inbox_reader(owner, "r1", 60)
+        store.claim_inbox_reader(owner, "r2", 60)
+        assert store.inbox_reader(owner, "r1", 60) is False
+        store.release_inbox_reader(owner, "r1")
+        assert store.inbox_read_now(owner)
+        store.release_inbox_reader(owner, "r2")
+        assert store.inbox_read_now(owner) is False
+
+
+class TestServerSide:
+    """Live stream slots, the store's health and forgetting a namespace, on every store."""
+
+    def test_stream_slots_are_capped_expire_and_are_released(self, store: EventStore) -> None:
+        address, game_id, now = f"10.0.0.{uuid.uuid4().int % 250}-{uuid.uuid4().hex[:6]}", uuid.uuid4().hex, 1_000
+        ttl = 45_000
+        assert store.take_stream_slot("address", address, "s1", 2, now_ms=now, ttl_ms=ttl)
+        assert store.take_stream_slot("address", address, "s2", 2, now_ms=now, ttl_ms=ttl)
+        assert not store.take_stream_slot("address", address, "s3", 2, now_ms=now, ttl_ms=ttl)
+        assert store.take_stream_slot("game", game_id, "s1", 1, now_ms=now, ttl_ms=ttl)
+        assert store.stream_slots("address", address, now_ms=now) == 2
+        assert store.stream_slots("game", game_id, now_ms=now) == 1
+        store.refresh_stream_slots([("address", address)], "s1", now_ms=now + 30_000, ttl_ms=ttl)
+        later = now + ttl + 1
+        assert store.stream_slots("address", address, now_ms=later) == 1
+        assert store.take_stream_slot("address", address, "s3", 2, now_ms=later, ttl_ms=ttl)
+        store.release_stream_slots([("address", address), ("game", game_id)], "s1")
+        assert store.stream_slots("address", address, now_ms=later) == 1
+        assert store.stream_slots("game", game_id, now_ms=now) == 0
+
+    def test_ping_and_clear(self, store: EventStore) -> None:
+        assert store.ping() is True
+        own = sibling(store, f"{NAMESPACE}-clear-{uuid.uuid4().hex[:6]}")
+        game_id, _ = new_game(own)
+        kept, _ = new_game(store)
+        own.register_endpoint("https://bots.example/x", "s")
+        own.clear()
+        with pytest.raises(UnknownGame):
+            own.meta(game_id)
+        assert own.endpoint_secret("https://bots.example/x") is None
+        assert store.meta(kept).version == 1

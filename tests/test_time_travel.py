@@ -23,7 +23,7 @@ from events.service import (
     SeatSpec,
     Unauthorized,
 )
-from events.store import EventStore
+from events.store import RedisStore
 from tests.conftest import NAMESPACE
 
 EVERY = 7
@@ -32,13 +32,13 @@ HOMEWORLDS = ("homeworld r1 b2 g3 North", "homeworld y1 b3 g3 South")
 
 
 @pytest.fixture
-def store(service: GameService, redis_url: str) -> EventStore:
+def store(service: GameService, redis_url: str) -> RedisStore:
     """A store of its own (a client of its own, so that spies see only this test's commands)."""
-    return EventStore(redis.Redis.from_url(redis_url), Keyspace(NAMESPACE))
+    return RedisStore(redis.Redis.from_url(redis_url), Keyspace(NAMESPACE))
 
 
 @pytest.fixture
-def writer(store: EventStore) -> GameService:
+def writer(store: RedisStore) -> GameService:
     return GameService(store, snapshot_every=EVERY)
 
 
@@ -57,11 +57,11 @@ def long_game(writer: GameService, passes: int = 30, options: dict[str, Any] | N
     return play(writer, game_id, passes)
 
 
-def full_fold(store: EventStore, game_id: str, upto: int) -> Record:
+def full_fold(store: RedisStore, game_id: str, upto: int) -> Record:
     return GameService(store)._fold(None, store.read(game_id, upto=upto))
 
 
-def snapshot_versions(store: EventStore, game_id: str) -> list[int]:
+def snapshot_versions(store: RedisStore, game_id: str) -> list[int]:
     """Every snapshot version a game keeps: the history and the newest."""
     k = store.keys.game(game_id)
     history = [int(v) for v in store.redis.zrange(k.snapshots, 0, -1)]
@@ -77,8 +77,8 @@ class Folded:
 
 
 @pytest.fixture
-def folded(store: EventStore) -> Iterator[Folded]:
-    """Counts the envelopes that :meth:`EventStore.read` and :meth:`EventStore.snapshot_at` return."""
+def folded(store: RedisStore) -> Iterator[Folded]:
+    """Counts the envelopes that :meth:`RedisStore.read` and :meth:`RedisStore.snapshot_at` return."""
     seen = Folded()
     read, snapshot_at = store.read, store.snapshot_at
 
@@ -99,7 +99,7 @@ def folded(store: EventStore) -> Iterator[Folded]:
 
 
 class TestAt:
-    def test_every_version_equals_the_fold_from_the_first_event(self, store: EventStore, writer: GameService) -> None:
+    def test_every_version_equals_the_fold_from_the_first_event(self, store: RedisStore, writer: GameService) -> None:
         head = long_game(writer)
         versions = snapshot_versions(store, head.game_id)
         assert len(versions) >= head.version // EVERY - 1
@@ -108,7 +108,7 @@ class TestAt:
             assert reader.at(head.game_id, version) == full_fold(store, head.game_id, version), version
 
     def test_at_folds_only_the_events_after_the_nearest_snapshot(
-        self, store: EventStore, writer: GameService, folded: Folded
+        self, store: RedisStore, writer: GameService, folded: Folded
     ) -> None:
         head = long_game(writer)
         versions = snapshot_versions(store, head.game_id)
@@ -122,7 +122,7 @@ class TestAt:
             assert folded.counts[0] <= EVERY + 1
 
     def test_an_old_game_with_one_snapshot_uses_it(
-        self, store: EventStore, writer: GameService, folded: Folded
+        self, store: RedisStore, writer: GameService, folded: Folded
     ) -> None:
         head = long_game(writer, passes=10)
         k = store.keys.game(head.game_id)
@@ -139,7 +139,7 @@ class TestAt:
 class TestUnusableSnapshots:
     @pytest.mark.parametrize("kind", ["garbage", "other rules", "other schema", "off the hash chain", "no state"])
     def test_an_unusable_snapshot_is_dropped_and_the_fold_starts_lower(
-        self, kind: str, store: EventStore, writer: GameService
+        self, kind: str, store: RedisStore, writer: GameService
     ) -> None:
         head = long_game(writer)
         k = store.keys.game(head.game_id)
@@ -171,7 +171,7 @@ class TestUnusableSnapshots:
         assert not store.redis.hexists(k.snapshot_states, f"{bad}:state")
         assert reader.at(head.game_id, bad) == full_fold(store, head.game_id, bad)
 
-    def test_snapshots_are_kept_by_version_in_the_games_slot(self, store: EventStore, writer: GameService) -> None:
+    def test_snapshots_are_kept_by_version_in_the_games_slot(self, store: RedisStore, writer: GameService) -> None:
         head = long_game(writer)
         k = store.keys.game(head.game_id)
         tag = store.keys.tag(k.bucket)
@@ -180,7 +180,7 @@ class TestUnusableSnapshots:
 
 
 class TestSpectatorDelay:
-    def test_held_back_reads_fold_from_a_snapshot(self, store: EventStore, writer: GameService, folded: Folded) -> None:
+    def test_held_back_reads_fold_from_a_snapshot(self, store: RedisStore, writer: GameService, folded: Folded) -> None:
         head = long_game(writer, passes=30, options={"spectator_delay": 5})
         reader = GameService(store)
         reader.head(head.game_id)
@@ -196,7 +196,7 @@ class TestSpectatorDelay:
 
 
 class TestMovePath:
-    def spy(self, store: EventStore) -> list[tuple[str, str]]:
+    def spy(self, store: RedisStore) -> list[tuple[str, str]]:
         """Every command the store's client sends from now on, as ``(name, script sha or "")``."""
         sent: list[tuple[str, str]] = []
         client = store.redis
@@ -209,11 +209,11 @@ class TestMovePath:
         client.execute_command = counted
         return sent
 
-    def before_append(self, store: EventStore, sent: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    def before_append(self, store: RedisStore, sent: list[tuple[str, str]]) -> list[tuple[str, str]]:
         append = store._append.sha
         return sent[: next(i for i, command in enumerate(sent) if command == ("EVALSHA", append))]
 
-    def test_a_move_with_a_token_reads_the_store_once_before_it_appends(self, store: EventStore) -> None:
+    def test_a_move_with_a_token_reads_the_store_once_before_it_appends(self, store: RedisStore) -> None:
         service = GameService(store)
         created = service.create("tictactoe", SEATS, {})
         seat = next(iter(created.record.game.to_act(created.record.state)))
@@ -222,7 +222,7 @@ class TestMovePath:
         assert result.record.version > created.record.version and result.seat == seat
         assert self.before_append(store, sent) == [("EVALSHA", store._glance.sha)]
 
-    def test_a_move_with_an_idempotency_key_reads_the_store_once_before_it_appends(self, store: EventStore) -> None:
+    def test_a_move_with_an_idempotency_key_reads_the_store_once_before_it_appends(self, store: RedisStore) -> None:
         service = GameService(store)
         created = service.create("tictactoe", SEATS, {}).record
         seat = next(iter(created.game.to_act(created.state)))
@@ -236,7 +236,7 @@ class TestMovePath:
         with pytest.raises(DuplicateCommandConflict):
             service.submit(created.game_id, seat, "b2", idempotency_key="k1")
 
-    def test_a_process_that_missed_moves_reads_them_in_the_same_round_trip(self, store: EventStore) -> None:
+    def test_a_process_that_missed_moves_reads_them_in_the_same_round_trip(self, store: RedisStore) -> None:
         one, two = GameService(store), GameService(store)
         created = one.create("tictactoe", SEATS, {}).record
         two.head(created.game_id)
@@ -246,7 +246,7 @@ class TestMovePath:
         assert self.before_append(store, sent) == [("EVALSHA", store._glance.sha)]
         assert moved == full_fold(store, created.game_id, moved.version)
 
-    def test_the_token_path_refuses_as_the_seat_lookup_does(self, store: EventStore) -> None:
+    def test_the_token_path_refuses_as_the_seat_lookup_does(self, store: RedisStore) -> None:
         service = GameService(store)
         created = service.create("tictactoe", SEATS, {})
         game_id = created.record.game_id

@@ -18,7 +18,7 @@ import redis
 from events.keys import Keyspace
 from events.seats import timer_member
 from events.service import GameService, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 
@@ -32,9 +32,9 @@ def timers_namespace() -> str:
 
 
 @pytest.fixture(scope="module")
-def store(timers_namespace: str, service: GameService) -> EventStore:
+def store(timers_namespace: str, service: GameService) -> RedisStore:
     """A store of its own namespace; ``service`` loads the games, the test game included."""
-    return EventStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(timers_namespace))
+    return RedisStore(redis.Redis.from_url(os.environ["REDIS_URL"]), Keyspace(timers_namespace))
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +53,12 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def events_of(store: EventStore, game_id: str, kind: str) -> int:
+def events_of(store: RedisStore, game_id: str, kind: str) -> int:
     return sum(1 for e in store.read(game_id) if e.type == kind)
 
 
 class TestLeases:
-    def test_a_leased_timer_stays_until_it_is_finished(self, store: EventStore) -> None:
+    def test_a_leased_timer_stays_until_it_is_finished(self, store: RedisStore) -> None:
         bucket, member = 3, timer_member("deadline", "lease-unit", 7)
         store.set_timer(bucket, member, now_ms() - 1)
         lease = store.claim_timer(bucket, member, now_ms(), 60_000)
@@ -68,7 +68,7 @@ class TestLeases:
         assert store.finish_timer(bucket, member, lease)
         assert member not in store.timers(bucket)
 
-    def test_a_timer_set_again_while_leased_survives_the_finish(self, store: EventStore) -> None:
+    def test_a_timer_set_again_while_leased_survives_the_finish(self, store: RedisStore) -> None:
         bucket, member = 4, timer_member("bot", "lease-unit", 9, 1)
         store.set_timer(bucket, member, now_ms() - 1)
         lease = store.claim_timer(bucket, member, now_ms(), 60_000)
@@ -80,7 +80,7 @@ class TestLeases:
 
 
 class TestAtLeastOnce:
-    def test_a_deadline_whose_sweeper_died_fires_once(self, store: EventStore, leasing_worker: Worker) -> None:
+    def test_a_deadline_whose_sweeper_died_fires_once(self, store: RedisStore, leasing_worker: Worker) -> None:
         idle = GameService(store)
         record = idle.create("tictactoe", HUMANS, {"move_deadline_s": 1}, strong_seed("lease-deadline")).record
         bucket = store.keys.game(record.game_id).bucket
@@ -95,7 +95,7 @@ class TestAtLeastOnce:
         assert events_of(store, record.game_id, "TurnTimedOut") == 1
 
     def test_a_finished_game_whose_scoring_task_was_lost_is_scored_once(
-        self, store: EventStore, leasing_worker: Worker
+        self, store: RedisStore, leasing_worker: Worker
     ) -> None:
         idle = GameService(store)
         record = idle.create("tictactoe", HUMANS, {}, strong_seed("lease-score")).record

@@ -23,7 +23,7 @@ from events.envelope import Envelope
 from events.keys import Keyspace
 from events.record import Record, fold_envelope
 from events.service import GameService, RulesVersionUnavailable, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from events.verify import verify
 from tests.conftest import NAMESPACE, ROOT, shared_dir
 from tests.support.seeds import strong_seed
@@ -55,13 +55,13 @@ def registry(app: Any) -> Iterator[None]:
 
 
 @pytest.fixture
-def store(service: GameService) -> EventStore:
+def store(service: GameService) -> RedisStore:
     """A namespace of this module's own, which no worker reads."""
-    return EventStore(service.store.redis, Keyspace(f"{NAMESPACE}:upgrades"))
+    return RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}:upgrades"))
 
 
 @pytest.fixture
-def fresh(store: EventStore, service: GameService) -> GameService:
+def fresh(store: RedisStore, service: GameService) -> GameService:
     return GameService(store, snapshot_every=4, webhook_policy=service.webhook_policy)
 
 
@@ -80,7 +80,7 @@ def play(service: GameService, game_id: str, *moves: Any) -> Record:
     return service.head(game_id)
 
 
-def full_fold(store: EventStore, game_id: str) -> Record:
+def full_fold(store: RedisStore, game_id: str) -> Record:
     record = None
     for envelope in store.read(game_id):
         record = fold_envelope(record, envelope)
@@ -125,7 +125,7 @@ class TestRegistry:
 
 class TestRulesBump:
     def test_old_games_stay_readable_and_go_on_under_their_own_rules(
-        self, registry: None, fresh: GameService, store: EventStore, api: Any
+        self, registry: None, fresh: GameService, store: RedisStore, api: Any
     ) -> None:
         made = fresh.create("tictactoe", SEATS, {}, strong_seed("bump-finished"))
         finished = made.record.game_id
@@ -166,7 +166,7 @@ class TestRulesBump:
         assert listed(api, finished)["result"]["scored"] is True
 
     def test_a_game_under_rules_this_server_lacks_is_listed_and_answers_a_clean_error(
-        self, registry: None, fresh: GameService, store: EventStore, api: Any
+        self, registry: None, fresh: GameService, store: RedisStore, api: Any
     ) -> None:
         game_id = fresh.create("tictactoe", SEATS, {}, strong_seed("orphan")).record.game_id
         play(fresh, game_id, "a1")
@@ -222,7 +222,7 @@ class TestListing:
             assert listed(api, game_id) == expected[game_id]
 
     def test_a_game_stored_before_the_list_kept_its_fields_is_listed_by_folding(
-        self, fresh: GameService, store: EventStore, api: Any
+        self, fresh: GameService, store: RedisStore, api: Any
     ) -> None:
         game_id = fresh.create("tictactoe", SEATS, {}, strong_seed("list-legacy")).record.game_id
         play(fresh, game_id, "a1")
@@ -282,7 +282,7 @@ class TestSnapshots:
         ],
     )
     def test_a_garbage_snapshot_is_dropped_and_the_game_folds_from_its_events(
-        self, kind: str, fresh: GameService, store: EventStore, api: Any
+        self, kind: str, fresh: GameService, store: RedisStore, api: Any
     ) -> None:
         game_id = fresh.create("tictactoe", SEATS, {}, strong_seed(f"garbage-{kind}")).record.game_id
         record = play(fresh, game_id, "a1", "b1")
@@ -299,7 +299,7 @@ class TestSnapshots:
         assert api.get(f"/v1/games/{game_id}").status_code == 200
         assert not MARKER.exists()
 
-    def test_a_good_snapshot_is_used(self, fresh: GameService, store: EventStore) -> None:
+    def test_a_good_snapshot_is_used(self, fresh: GameService, store: RedisStore) -> None:
         game_id = fresh.create("tictactoe", SEATS, {}, strong_seed("good-snapshot")).record.game_id
         play(fresh, game_id, "a1", "b1", "a2")
         snap = store.snapshot(game_id)
@@ -346,7 +346,7 @@ class TestSnapshots:
         assert codec.schema_hash(Colour) != first
 
 
-def _check_every_version(store: EventStore, game_id: str) -> int:
+def _check_every_version(store: RedisStore, game_id: str) -> int:
     """Each version's snapshot decodes to exactly the full fold's record, and encodes canonically."""
     record = None
     for envelope in store.read(game_id):
@@ -364,13 +364,13 @@ def _check_every_version(store: EventStore, game_id: str) -> int:
 
 
 class TestSnapshotsOfWholeGames:
-    def test_tictactoe(self, fresh: GameService, store: EventStore) -> None:
+    def test_tictactoe(self, fresh: GameService, store: RedisStore) -> None:
         game_id = fresh.create("tictactoe", SEATS, {}, strong_seed("codec-ttt")).record.game_id
         play(fresh, game_id, "a1", "b1", "a2", "b2", "a3")
         fresh.score(game_id)
         assert _check_every_version(store, game_id) == fresh.head(game_id).version
 
-    def test_a_real_homeworlds_game(self, fresh: GameService, store: EventStore) -> None:
+    def test_a_real_homeworlds_game(self, fresh: GameService, store: RedisStore) -> None:
         shared = shared_dir()
         if shared is None:
             pytest.skip("../shared is not there, so the SuperDuperGames transcripts are not either")
@@ -383,7 +383,7 @@ class TestSnapshotsOfWholeGames:
         assert _check_every_version(store, game_id) > 50
 
     @pytest.mark.parametrize("seats", [2, 6])
-    def test_planet_unknown_with_everything_on(self, seats: int, fresh: GameService, store: EventStore) -> None:
+    def test_planet_unknown_with_everything_on(self, seats: int, fresh: GameService, store: RedisStore) -> None:
         options = {
             "asymmetric_planets": True,
             "asymmetric_corporations": True,

@@ -13,12 +13,14 @@
 Each task has its queue (``app.TASK_QUEUES``, routed by ``task_routes``):
 webhook deliveries, built-in bot turns, and scoring, timers and the relay
 never wait behind each other, so a slow webhook bot slows no other game.
+
+Tasks take ids, never objects, and find the game service through :mod:`workers.context`:
+the worker builds its own from the settings its Celery app was made with.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import functools
 import json
 import logging
 import os
@@ -27,26 +29,18 @@ import time
 from typing import Any
 
 import redis
-from celery import current_app, shared_task
+from celery import shared_task
 
 from events.accounts import post_updates
 from events.keys import BUCKETS, bucket_of
 from events.record import Record
 from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, registered, timer_member
-from events.service import GameService, ServiceError, StaleVersion
+from events.service import ServiceError, StaleVersion
+from workers.context import service, settings
 
 log = logging.getLogger(__name__)
 
 RELAY_GROUP = "relay"
-
-
-@functools.cache
-def service() -> GameService:
-    """This worker process's game service."""
-    from app import build_service
-
-    built: GameService = build_service(current_app.conf["orrery_settings"])
-    return built
 
 
 def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
@@ -215,7 +209,8 @@ def deliver_challenge(self: Any, game_id: str, seat: int, attempt: int = 1) -> s
 @shared_task(name="workers.tasks.publish_turn")
 def publish_turn(game_id: str, seat: int, version: int) -> str:
     """Put a stream bot's turn request on its account's stream; a repeat is dropped (one post per turn id)."""
-    from events.turns import publish, turn_request
+    from events.accounts import publish
+    from events.turns import turn_request
 
     record = service().head(game_id)
     if record.version != version or seat not in record.to_act():
@@ -232,7 +227,7 @@ def sweep_timers() -> int:
     fire again once its lease runs out. Handlers are idempotent, so a second run is a no-op.
     """
     store = service().store
-    lease_ms = int(current_app.conf["orrery_settings"].timer_lease_ms)
+    lease_ms = settings().timer_lease_ms
     handled = 0
     now = time.time_ns() // 1_000_000
     for bucket in range(BUCKETS):
@@ -279,5 +274,4 @@ def ladder_round() -> int:
     when ``ORRERY_LADDER=on``. Returns how many games it started; a repeat pairs nobody twice."""
     from events.ladder import Ladder
 
-    settings = current_app.conf["orrery_settings"]
-    return len(Ladder(service(), think_ms=int(settings.ladder_think_ms)).round())
+    return len(Ladder(service(), think_ms=settings().ladder_think_ms).round())

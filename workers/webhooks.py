@@ -26,10 +26,11 @@ from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
 from events import json_guard
+from events.accounts import publish
 from events.record import Record
 from events.seats import BotSeat, registered
 from events.service import GameService, ServiceError, StaleVersion
-from events.turns import publish, turn_deadline, turn_id, turn_request
+from events.turns import turn_deadline, turn_id, turn_request
 from events.webhook_policy import UnsafeWebhookURL
 from workers import guarded_http
 

@@ -317,10 +317,7 @@ def main() -> None:
             text = json.dumps(rec.dump(), indent=2, sort_keys=True, ensure_ascii=False)
             (FOLDER / f"{name}.json").write_text(text + "\n", encoding="utf-8")
     finally:
-        redis = app.extensions["orrery.service"].store.redis
-        keys = list(redis.scan_iter(f"*{namespace}*", count=1000))
-        if keys:
-            redis.unlink(*keys)
+        app.extensions["orrery.service"].store.clear()
 
 
 if __name__ == "__main__":

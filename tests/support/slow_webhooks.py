@@ -22,7 +22,7 @@ from celery import Celery
 from events.keys import Keyspace, bucket_of
 from events.record import Record
 from events.service import GameService, SeatSpec
-from events.store import EventStore
+from events.store import RedisStore
 from events.webhook_policy import WebhookPolicy
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def service_for(settings: Settings) -> GameService:
 
     load_games(settings)
     return GameService(
-        EventStore(redis_client(settings.require_redis()), Keyspace(settings.namespace)),
+        RedisStore(redis_client(settings.require_redis()), Keyspace(settings.namespace)),
         on_append=waking(make_celery(settings, current=False)),
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
