@@ -88,6 +88,16 @@ def _backoff() -> Any:
     return tenacity.wait_random_exponential(multiplier=0.002, max=0.1)
 
 
+def _retrying(attempts: int, retried: type[Exception]) -> tenacity.Retrying:
+    """Up to ``attempts`` tries with :func:`_backoff` between them, again on ``retried`` only; the last one raises."""
+    return tenacity.Retrying(
+        stop=tenacity.stop_after_attempt(attempts),
+        wait=_backoff(),
+        retry=tenacity.retry_if_exception_type(retried),
+        reraise=True,
+    )
+
+
 class _Contended(Exception):
     """The game moved on while a command was decided; decide it again."""
 
@@ -406,12 +416,7 @@ class GameService(Generic[StoreT]):
         first: Record | None = None,
     ) -> MoveResult:
         fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(MAX_ATTEMPTS),
-            wait=_backoff(),
-            retry=tenacity.retry_if_exception_type(_Contended),
-            reraise=True,
-        )
+        retrying = _retrying(MAX_ATTEMPTS, _Contended)
         try:
             for attempt in retrying:
                 with attempt:
@@ -496,12 +501,7 @@ class GameService(Generic[StoreT]):
         another game changed meanwhile, are retried a bounded number of times with backoff; past that it
         raises :class:`StaleVersion` and the caller (a task) tries again later.
         """
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(SCORE_ATTEMPTS),
-            wait=_backoff(),
-            retry=tenacity.retry_if_exception_type(VersionConflict),
-            reraise=True,
-        )
+        retrying = _retrying(SCORE_ATTEMPTS, VersionConflict)
         try:
             for attempt in retrying:
                 with attempt:
@@ -798,12 +798,7 @@ class GameService(Generic[StoreT]):
 
     def _answer(self, game_id: str, seat: int, bot_id: str, how: str) -> Record:
         """Append one answer (``accepted``, ``auto``, or a reason to decline), retried when the game moves on."""
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(ANSWER_ATTEMPTS),
-            wait=_backoff(),
-            retry=tenacity.retry_if_exception_type(VersionConflict),
-            reraise=True,
-        )
+        retrying = _retrying(ANSWER_ATTEMPTS, VersionConflict)
         try:
             for attempt in retrying:
                 with attempt:
