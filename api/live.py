@@ -56,7 +56,7 @@ def game_events(
                     yield frame
                     after = version
                 last_output = time.monotonic()
-            if head.over and head.scored is not None and after >= head.version:
+            if (head.cancelled is not None or (head.over and head.scored is not None)) and after >= head.version:
                 yield f"event: end\ndata: {canonical({'version': head.version})}\n\n"
                 return
             feed.wait(head.version, timeout=max(0.001, heartbeat_s - (time.monotonic() - last_output)))
@@ -65,7 +65,7 @@ def game_events(
                 last_output = time.monotonic()
 
 
-CURSOR = re.compile(r"\d{1,20}-\d{1,20}")
+CURSOR = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
 
 
 def _cursor_key(cursor: str) -> tuple[int, int]:
@@ -231,7 +231,7 @@ class GameStream(MethodView):
             "200": {
                 "description": "Server-Sent Events: `id:` is the event's version, `event:` its type, "
                 "`data:` the event as the requester may see it; a comment line at least every "
-                "`heartbeat` seconds; an `end` event once the game is over and scored.",
+                "`heartbeat` seconds; an `end` event once the game is over and scored, or cancelled.",
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             },
             "429": {"description": docs.ERROR_STATUSES[429] + " " + STREAM_TOO_MANY["description"]},

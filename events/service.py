@@ -110,7 +110,8 @@ def challenge_id(game_id: str, seat: int) -> str:
 def parse_challenge_id(raw: str) -> tuple[str, int] | None:
     """The game and seat a challenge id names, or None if it is not one."""
     parts = raw.split("_")
-    if len(parts) != 3 or parts[0] != "chl" or not parts[2].isdigit() or len(parts[2]) > 2 or len(parts[1]) > 64:
+    seat = parts[2] if len(parts) == 3 else ""
+    if parts[0] != "chl" or not (seat.isascii() and seat.isdigit()) or len(seat) > 2 or len(parts[1]) > 64:
         return None
     return parts[1], int(parts[2])
 

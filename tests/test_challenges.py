@@ -73,7 +73,8 @@ class TestChallenges:
         stranger = register(client)
         forbidden = client.post(f"/v1/challenges/{challenge['id']}/accept", headers=bearer(stranger["api_key"]))
         assert forbidden.status_code == 403
-        for unknown in ("chl_ffffffffffffffff_1", "nonsense", f"chl_{game['id']}_0", f"chl_{game['id']}_7"):
+        odd = (f"chl_{game['id']}_\u00b2", f"chl_{game['id']}_\u0661", "chl__1", "chl_" + "f" * 70 + "_1")
+        for unknown in ("chl_ffffffffffffffff_1", "nonsense", f"chl_{game['id']}_0", f"chl_{game['id']}_7", *odd):
             missing = client.post(f"/v1/challenges/{unknown}/accept", headers=bearer(bot["api_key"]))
             assert missing.status_code == 404 and missing.json["error"]["code"] == "unknown_challenge", unknown
 
@@ -109,6 +110,19 @@ class TestChallenges:
         assert record.scored is None and "GameScored" not in types and "RatingsUpdated" not in types
         assert types[-2:] == ["ChallengeDeclined", "GameCancelled"]
         assert service.verify(game["id"]).ok
+
+    def test_a_live_stream_of_a_cancelled_game_ends(self, live_server: str) -> None:
+        bot = http_register(live_server)
+        game = http_table(live_server, bot["id"])
+        stream = requests.get(f"{live_server}/v1/games/{game['id']}/stream?heartbeat=1", stream=True, timeout=30)
+        declined = requests.post(
+            f"{live_server}/v1/challenges/{game['challenges'][0]['id']}/decline",
+            headers=bearer(bot["api_key"]),
+            timeout=10,
+        )
+        assert declined.status_code == 200
+        frames = list(stream.iter_lines(decode_unicode=True))
+        assert "event: end" in frames and any("GameCancelled" in f for f in frames)
 
     def test_an_unanswered_challenge_times_out(self, client: Any, service: GameService) -> None:
         bot = register(client)
@@ -317,10 +331,11 @@ class TestAccountStream:
         stream = open_stream(live_server, bot["api_key"], after="1-0")
         assert next(lines(stream))["type"] == "resync"
         stream.close()
-        bad = requests.get(
-            f"{live_server}/v1/bots/me/events?after=yesterday", headers=bearer(bot["api_key"]), timeout=10
-        )
-        assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request"
+        for cursor in ("yesterday", "\u0661\u0662-0", "1-"):
+            bad = requests.get(
+                f"{live_server}/v1/bots/me/events", params={"after": cursor}, headers=bearer(bot["api_key"]), timeout=10
+            )
+            assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request", cursor
         anonymous = requests.get(f"{live_server}/v1/bots/me/events", timeout=10)
         assert anonymous.status_code == 401
 
