@@ -507,8 +507,8 @@ class RatingChange(Schema):
     after = fields.Nested(RatingValue, required=True)
 
 
-class GameRating(Schema):
-    """A player's rating and record in one game, with its latest rating changes."""
+class PlayerRating(Schema):
+    """A player's rating and record in one game."""
 
     rating = fields.Float(
         required=True, metadata={"description": "The ordinal `mu - 3 sigma` that the leaderboard sorts by."}
@@ -519,6 +519,11 @@ class GameRating(Schema):
     wins = fields.Integer(required=True)
     draws = fields.Integer(required=True)
     losses = fields.Integer(required=True)
+
+
+class GameRating(PlayerRating):
+    """A player's rating and record in one game, with its latest rating changes."""
+
     history = fields.List(
         fields.Nested(RatingChange), required=True, metadata={"description": "The latest changes, newest first."}
     )
@@ -529,17 +534,10 @@ class LeaderboardQuery(Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_OFFSET))
 
 
-class LeaderboardEntry(Schema):
+class LeaderboardEntry(PlayerRating):
     rank = fields.Integer(required=True, metadata={"description": "The place on the leaderboard, 1 being first."})
     player = fields.String(required=True, metadata={"description": "The bot's id (GET /v1/bots/{id})."})
     name = fields.String(required=True)
-    rating = fields.Float(required=True, metadata={"description": "The ordinal `mu - 3 sigma`."})
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True)
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
 
 
 class Leaderboard(Schema):
