@@ -50,7 +50,7 @@ class Settings:
     visibility_timeout: int = 300
     public_url: str | None = None
     limit_create: str = "30/minute;300/hour"
-    """Game creations per client address (a Flask-Limiter limit string; ``;`` joins several)."""
+    """Game creations per client address (a limit string of the ``limits`` library, such as ``"30/minute"``; ``;`` joins several)."""
     limit_moves: str = "600/minute"
     """Moves per seat token (counted by the token's hash)."""
     limit_moves_per_address: str = "1200/minute"
@@ -570,6 +570,12 @@ def cli_parser() -> argparse.ArgumentParser:
     arena.add_argument("-n", "--games", type=_positive_int, default=100, help="how many games, first seat alternating")
     arena.add_argument("--think-ms", type=_positive_int, default=200, help="each bot's time budget per move, in ms")
     arena.add_argument("--seed", default="arena", help="the match's seed; the same seed plays the same match")
+    arena.add_argument(
+        "--max-plies",
+        type=_positive_int,
+        default=2000,
+        help="stop a game unfinished (a draw) after this many moves",
+    )
 
     ladder = command(
         "ladder", "play N rated ladder games between built-in bots in this process and print the leaderboard"
@@ -606,7 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "up":
             return up(args.host, args.port, Path(args.data_dir))
         if args.command == "arena":
-            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
+            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed, args.max_plies)
         if args.command == "ladder":
             return run_ladder(args.game, args.games, args.players, args.think_ms)
         if args.command == "play":
@@ -626,7 +632,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str) -> int:
+def run_arena(
+    game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str, max_plies: int = 2000
+) -> int:
     """``orrery arena``: a match between two built-in bots, with no service; prints the score."""
     from domain.arena import play_match, progress_bar
 
@@ -640,7 +648,9 @@ def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int,
         if bot not in game.bots:
             print(f"orrery: {game_name} has no bot {bot!r}; it has: {', '.join(sorted(game.bots))}", file=sys.stderr)
             return 2
-    result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
+    result = play_match(
+        game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"), max_plies=max_plies
+    )
     print(result.summary())
     return 0
 

@@ -41,6 +41,7 @@ ERROR_STATUS: dict[str, int] = {
     "no_open_challenge": 422,
     "game_over": 423,
     "too_many_streams": 429,
+    "too_many_requests": 429,
 }
 """The HTTP status of every service error (:class:`events.service.ServiceError`) and rule error
 (:class:`domain.contract.RuleError`), by its code: the one place where an error meets HTTP."""

@@ -186,7 +186,12 @@ class Moves(MethodView):
         if key is not None and not IDEMPOTENCY_KEY.match(key):
             raise InvalidRequest("Idempotency-Key must be 1 to 200 letters, digits or . _ : -", field="Idempotency-Key")
         result = service().submit_with_token(
-            game_id, bearer_token(), body["move"], expected_version=body["expected_version"], idempotency_key=key
+            game_id,
+            bearer_token(),
+            body["move"],
+            expected_version=body["expected_version"],
+            idempotency_key=key,
+            rate=current_app.extensions["orrery.rate_limits"].for_move(),
         )
         seat = result.seat
         assert seat is not None

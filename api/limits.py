@@ -1,10 +1,13 @@
 """Limits, so that no one client can exhaust the service.
 
-* Rate limits (Flask-Limiter, counted in Redis so that every API process
-  shares them): game creations per client address, moves per seat token and
-  per address, and requests with a token that end in 401 per address. Beyond
-  a limit the answer is a 429 in the API's error shape, with ``Retry-After``
-  and the ``RateLimit-Limit``/``-Remaining``/``-Reset`` headers (and Flask-Limiter's ``X-RateLimit-*``).
+* Rate limits, counted in the store so that every API process shares them: game creations and bot
+  registrations per client address, moves per seat token and per address, and requests with a token that end
+  in 401 per address. Each is a moving window (at most N requests in any period); a setting may name several,
+  as ``"30/minute;300/hour"`` does (parsed by the ``limits`` library). Every window a request meets is checked
+  and counted in one call to the store (:meth:`~events.store.EventStore.take_rate`): one round trip before the
+  view runs, and one more only after a 401. Beyond a limit the answer is a 429 in the API's error shape, with
+  ``Retry-After``; every limited answer carries ``RateLimit-Limit``/``-Remaining``/``-Reset`` (the IETF draft,
+  ``-Reset`` in seconds from now) and ``X-RateLimit-*`` (``-Reset`` as a Unix time).
 * Caps on open live streams per client address and per game, counted in the
   store (one slot per open stream, with an expiry that the stream pushes
   forward while it runs, freed when it closes; slots whose expiry has passed
@@ -19,19 +22,22 @@ The client address is the socket's peer; ``X-Forwarded-For`` counts only when
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import itertools
+import math
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
 
+import limits
 import redis
-from flask import Flask, Response, current_app, request, stream_with_context
-from flask_limiter import Limiter
+from flask import Flask, Response, current_app, g, request, stream_with_context
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from events.service import ServiceError, token_hash
-from events.store import EventStore, SlotScope
+from api.errors import error_response
+from events.service import RateCheck, ServiceError, token_hash
+from events.store import EventStore, RateCount, RateWindow, SlotScope
 
 STREAM_SLOT_TTL_MS = 45_000
 """How long an open stream's slot lives without a refresh: three of the longest heartbeats (15 s)."""
@@ -48,6 +54,9 @@ STREAM_TOO_MANY = {
 
 RATE_LIMITED_ENDPOINTS = {"create": "games.Games", "moves": "games.Moves", "register": "bots.Bots"}
 """The view endpoints that carry rate limits of their own."""
+
+BAD_TOKEN = "bad-token"
+"""The name of the windows that count requests ending in 401."""
 
 
 class TooManyStreams(ServiceError):
@@ -73,77 +82,181 @@ def token_key() -> str:
     return address_key()
 
 
-def _carries_no_token() -> bool:
-    return "Authorization" not in request.headers
+@dataclasses.dataclass(frozen=True, slots=True)
+class RateLimit:
+    """One configured limit: ``amount`` requests in any ``period_s`` seconds, counted per ``key()``."""
+
+    name: str
+    amount: int
+    period_s: int
+    key: Callable[[], str]
+
+    def window(self, *, take: bool = True) -> RateWindow:
+        return RateWindow(self.key(), self.name, self.amount, self.period_s * 1000, take)
 
 
-def _unauthorized(response: Response) -> bool:
-    return response.status_code == 401
+def rate_limits(scope: str, value: str, key: Callable[[], str]) -> list[RateLimit]:
+    """The limits a setting such as ``"30/minute;300/hour"`` names, for one scope, counted per ``key()``."""
+    return [
+        RateLimit(f"{scope}/{item.amount}/{item.get_expiry()}", item.amount, item.get_expiry(), key)
+        for item in limits.parse_many(value)
+    ]
 
 
-def init_limits(app: Flask) -> Limiter:
+class RateLimited(ServiceError):
+    """A rate limit is reached (``limit`` requests every ``period_s``); ``retry_after_s`` says when to try again."""
+
+    code = "too_many_requests"
+
+
+class RateLimits:
+    """The rate limits of one app: per view endpoint (POST only), and the limit on requests ending in 401.
+
+    A move's windows are counted in the same round trip as the read of its game (see
+    :class:`~events.service.RateCheck`): :meth:`check` leaves them to the view, which passes :meth:`for_move`
+    to the service; if the request ends before the service reads the game, :meth:`answered` counts them then.
+    """
+
+    def __init__(self, store: EventStore, bad_token: str) -> None:
+        self.store = store
+        self.bad_token = rate_limits(BAD_TOKEN, bad_token, address_key)
+        self.views: dict[str, list[RateLimit]] = {}
+        self.with_game: set[str] = set()
+
+    def limit(self, endpoint: str, value: str, key: Callable[[], str], *, with_game: bool = False) -> None:
+        """Limit POSTs to the view ``endpoint`` to ``value`` (a setting such as ``"600/minute"``) per ``key()``;
+        ``with_game``: the view counts them with its read of the game, through :meth:`for_move`."""
+        self.views.setdefault(endpoint, []).extend(rate_limits(endpoint, value, key))
+        if with_game:
+            self.with_game.add(endpoint)
+
+    def check(self) -> None:
+        """Before a view: count the request in its windows (or leave that to the view); 429 if one is full."""
+        if request.blueprint == "health":
+            return
+        endpoint = request.endpoint or ""
+        views = self.views.get(endpoint, []) if request.method == "POST" else []
+        token = "Authorization" in request.headers
+        windows = [lim.window() for lim in views] + [lim.window(take=False) for lim in self.bad_token if token]
+        if not windows:
+            return
+        if endpoint in self.with_game and token_key().startswith("token:"):
+            g.orrery_rate_pending = (windows, len(views))
+            return
+        self._settle(windows, len(views), self.store.take_rate(windows, now_ms=_now_ms(), member=_member()))
+
+    def for_move(self) -> RateCheck | None:
+        """The windows :meth:`check` left to the view, for :meth:`~events.service.GameService.submit_with_token`."""
+        pending = g.get("orrery_rate_pending")
+        if pending is None:
+            return None
+        windows, views = pending
+
+        def settle(counts: list[RateCount]) -> None:
+            g.pop("orrery_rate_pending", None)
+            self._settle(windows, views, counts)
+
+        return RateCheck(windows, _member(), settle)
+
+    def answered(self, response: Response) -> Response:
+        """After a view: count what the view did not, count a 401 against the address, and add the headers of
+        the limit nearest to refusing."""
+        pending = g.pop("orrery_rate_pending", None)
+        if pending is not None:
+            windows, views = pending
+            try:
+                self._settle(windows, views, self.store.take_rate(windows, now_ms=_now_ms(), member=_member()))
+            except RateLimited as refused:
+                response, _ = error_response(429, refused.code, str(refused), **refused.details)
+                response.status_code = 429
+        if response.status_code == 401 and "Authorization" in request.headers and request.blueprint != "health":
+            with contextlib.suppress(redis.RedisError):
+                self.store.take_rate([lim.window() for lim in self.bad_token], now_ms=_now_ms(), member=_member())
+        shown: tuple[RateWindow, RateCount] | None = g.pop("orrery_rate", None)
+        if shown is not None:
+            window, count = shown
+            reset_s = _seconds_until(count.reset_ms)
+            response.headers["X-RateLimit-Limit"] = str(window.limit)
+            response.headers["X-RateLimit-Remaining"] = str(count.remaining)
+            response.headers["X-RateLimit-Reset"] = str(math.ceil(count.reset_ms / 1000))
+            response.headers["RateLimit-Limit"] = str(window.limit)
+            response.headers["RateLimit-Remaining"] = str(count.remaining)
+            response.headers["RateLimit-Reset"] = str(reset_s)
+            if response.status_code == 429 and not count.allowed:
+                response.headers["Retry-After"] = str(reset_s)
+        if response.status_code not in (429, 503):
+            response.headers.pop("Retry-After", None)
+        return response
+
+    def _settle(self, windows: Sequence[RateWindow], views: int, counts: Sequence[RateCount]) -> None:
+        """Remember the limit to show in the headers; raise :class:`RateLimited` if a window was full."""
+        g.orrery_rate = _shown(windows[:views], counts[:views]) or _shown(windows, counts)
+        refused = [(w, c) for w, c in zip(windows, counts, strict=True) if not c.allowed]
+        if not refused:
+            return
+        window, count = max(refused, key=lambda pair: pair[1].reset_ms)
+        g.orrery_rate = (window, count)
+        retry = _seconds_until(count.reset_ms)
+        raise RateLimited(
+            f"Too many requests: at most {window.limit} every {_period(window.period_ms)}; retry in {retry} s.",
+            limit=window.limit,
+            period_s=window.period_ms // 1000,
+            retry_after_s=retry,
+        )
+
+
+def _shown(windows: Sequence[RateWindow], counts: Sequence[RateCount]) -> tuple[RateWindow, RateCount] | None:
+    """The window with the least room left (the first of equals), or None."""
+    pairs = list(zip(windows, counts, strict=True))
+    return min(pairs, key=lambda pair: pair[1].remaining) if pairs else None
+
+
+_members = itertools.count()
+_process = uuid.uuid4().hex[:12]
+
+
+def _member() -> str:
+    """A name for one request in the windows, unique across processes without a system call."""
+    return f"{_process}:{next(_members)}"
+
+
+def _seconds_until(ms: int) -> int:
+    return max(0, math.ceil((ms - _now_ms()) / 1000))
+
+
+def _period(ms: int) -> str:
+    seconds = ms // 1000
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds % size == 0:
+            n = seconds // size
+            return unit if n == 1 else f"{n} {unit}s"
+    return f"{seconds} s"
+
+
+def init_limits(app: Flask) -> RateLimits:
     """Attach the rate limits and stream caps to ``app``, from ``app.extensions["orrery.settings"]``.
 
-    Call it after the blueprints are registered: it wraps their view functions.
+    Call it after the blueprints are registered.
     """
     settings = app.extensions["orrery.settings"]
     store: EventStore = app.extensions["orrery.service"].store
-    storage_uri, storage_options = store.limiter_storage(settings.require_redis())
     if settings.trust_proxy:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trust_proxy)  # type: ignore[method-assign]
-    limiter = Limiter(
-        key_func=address_key,
-        application_limits=[settings.limit_bad_token],
-        application_limits_deduct_when=_unauthorized,
-        application_limits_exempt_when=_carries_no_token,
-        headers_enabled=True,
-        retry_after="delta-seconds",
-        strategy="moving-window",
-        storage_uri=storage_uri,
-        storage_options=storage_options,
-    )
-    app.after_request(_retry_after_only_when_refused)
-    limiter.init_app(app)
-    limiter.request_filter(lambda: request.blueprint == "health")
-    _limit(app, limiter, RATE_LIMITED_ENDPOINTS["create"], [(settings.limit_create, address_key)])
-    _limit(app, limiter, RATE_LIMITED_ENDPOINTS["register"], [(settings.limit_create, address_key)])
-    _limit(
-        app,
-        limiter,
-        RATE_LIMITED_ENDPOINTS["moves"],
-        [(settings.limit_moves, token_key), (settings.limit_moves_per_address, address_key)],
-    )
-    app.extensions["orrery.limiter"] = limiter
+    rates = RateLimits(store, settings.limit_bad_token)
+    rates.limit(RATE_LIMITED_ENDPOINTS["create"], settings.limit_create, address_key)
+    rates.limit(RATE_LIMITED_ENDPOINTS["register"], settings.limit_create, address_key)
+    rates.limit(RATE_LIMITED_ENDPOINTS["moves"], settings.limit_moves, token_key, with_game=True)
+    rates.limit(RATE_LIMITED_ENDPOINTS["moves"], settings.limit_moves_per_address, address_key, with_game=True)
+    app.before_request(rates.check)
+    app.after_request(rates.answered)
+    app.extensions["orrery.rate_limits"] = rates
     app.extensions["orrery.streams"] = StreamLimits(
         store,
         per_address=settings.streams_per_address,
         per_game=settings.streams_per_game,
         per_process=settings.streams_per_worker,
     )
-    return limiter
-
-
-def _retry_after_only_when_refused(response: Response) -> Response:
-    """Keep ``Retry-After`` for refusals only, and add the IETF draft ``RateLimit-*`` headers beside
-    Flask-Limiter's ``X-RateLimit-*`` (``RateLimit-Reset`` counts seconds from now, not a timestamp)."""
-    # Registered before the limiter's own hook, so it runs after it (Flask runs them in reverse).
-    if response.status_code not in (429, 503):
-        response.headers.pop("Retry-After", None)
-    limit, remaining = response.headers.get("X-RateLimit-Limit"), response.headers.get("X-RateLimit-Remaining")
-    reset = response.headers.get("X-RateLimit-Reset")
-    if limit is not None and remaining is not None and reset is not None:
-        response.headers["RateLimit-Limit"] = limit
-        response.headers["RateLimit-Remaining"] = remaining
-        with contextlib.suppress(ValueError):
-            response.headers["RateLimit-Reset"] = str(max(0, int(float(reset) - time.time() + 0.999)))
-    return response
-
-
-def _limit(app: Flask, limiter: Limiter, endpoint: str, limits: list[tuple[str, Callable[[], str]]]) -> None:
-    view: Any = app.view_functions[endpoint]
-    for value, key in limits:
-        view = limiter.limit(value, key_func=key, methods=["POST"])(view)
-    app.view_functions[endpoint] = view
+    return rates
 
 
 class StreamSlot:

@@ -152,8 +152,13 @@ class Keyspace:
         return f"{self.namespace}:streams:addr:{address}"
 
     def rate_limits(self) -> str:
-        """The prefix of the rate limiter's counters (Flask-Limiter's Redis storage)."""
+        """The prefix of the rate limits' windows."""
         return f"{self.namespace}:limits"
+
+    def rate_window(self, owner: str, name: str) -> str:
+        """One rate limit's moving window for one owner: a sorted set of requests scored by time (ms), in the
+        owner's slot (every window of one owner shares a slot, so one script checks them together)."""
+        return f"{self.rate_limits()}:{{{owner}}}:{name}"
 
     def pattern(self) -> str:
         """A SCAN pattern for every key of this namespace."""

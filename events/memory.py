@@ -28,6 +28,8 @@ from events.store import (
     IdempotencyConflict,
     Meta,
     OutboxEntry,
+    RateCount,
+    RateWindow,
     SlotScope,
     Snapshot,
     UnknownGame,
@@ -140,6 +142,7 @@ class MemoryStore(EventStore):
             self._inbox_readers: dict[str, tuple[str, float]] = {}
             self._webhooks: dict[str, str] = {}
             self._stream_slots: dict[tuple[str, str], dict[str, int]] = {}
+            self._rate_windows: dict[tuple[str, str], list[int]] = {}
             self._changed.notify_all()
 
     # --- writing ---------------------------------------------------------
@@ -694,9 +697,23 @@ class MemoryStore(EventStore):
     def ping(self) -> bool:
         return True
 
-    def limiter_storage(self, url: str) -> tuple[str, dict[str, Any]]:
-        """Flask-Limiter's own in-memory storage: the counts live in this process, as the store does."""
-        return "memory://", {}
+    def take_rate(self, windows: Sequence[RateWindow], *, now_ms: int, member: str) -> list[RateCount]:
+        with self._lock:
+            times = []
+            for w in windows:
+                kept = [t for t in self._rate_windows.get((w.owner, w.name), []) if t > now_ms - w.period_ms]
+                self._rate_windows[(w.owner, w.name)] = kept
+                times.append(kept)
+            allowed = all(len(kept) < w.limit for w, kept in zip(windows, times, strict=True))
+            answers = []
+            for w, kept in zip(windows, times, strict=True):
+                room = len(kept) < w.limit
+                if allowed and w.take:
+                    kept.append(now_ms)
+                frees = max(0, len(kept) - w.limit)
+                reset = kept[frees] + w.period_ms if frees < len(kept) else now_ms + w.period_ms
+                answers.append(RateCount(room, max(0, w.limit - len(kept)), reset))
+            return answers
 
     # --- inside ---------------------------------------------------------------
 

@@ -49,6 +49,8 @@ from events.store import (
     Glance,
     IdempotencyConflict,
     Meta,
+    RateCount,
+    RateWindow,
     StreamDamaged,
     UnknownGame,
     VersionConflict,
@@ -255,6 +257,17 @@ class MoveResult:
     seat: int | None = None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RateCheck:
+    """Rate-limit windows to count a move in, read with its game in one round trip (see
+    :meth:`~events.store.EventStore.take_rate_and_glance`). ``settle`` gets the answers before anything else
+    happens, and refuses the move by raising."""
+
+    windows: Sequence[RateWindow]
+    member: str
+    settle: Callable[[list[RateCount]], None]
+
+
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -378,16 +391,17 @@ class GameService(Generic[StoreT]):
         *,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        rate: RateCheck | None = None,
     ) -> MoveResult:
         """:meth:`submit` for the seat whose bearer ``token`` it is, refused as :meth:`seat_for` refuses.
 
-        The token's role and the game's version come from one read of the store, so that a move
-        costs one round trip before its append (two with an ``idempotency_key``).
+        The token's role and the game's version (and the ``rate`` limits, if given) come from one read of
+        the store, so that a move costs one round trip before its append (two with an ``idempotency_key``).
         """
         if token is None:
             self.head(game_id)
             raise Unauthorized(SEAT_TOKEN_NEEDED)
-        glance, cached = self._glance(game_id, token_hash=token_hash(token))
+        glance, cached = self._glance(game_id, token_hash=token_hash(token), rate=rate)
         if glance.role is None:
             self._current(game_id, glance, cached)
             raise Unauthorized(NOT_THIS_GAMES_TOKEN)
@@ -955,12 +969,20 @@ class GameService(Generic[StoreT]):
         return self._current(game_id, *self._glance(game_id))
 
     def _glance(
-        self, game_id: str, *, token_hash: str | None = None, key: str | None = None
+        self, game_id: str, *, token_hash: str | None = None, key: str | None = None, rate: RateCheck | None = None
     ) -> tuple[Glance, Record | None]:
         """One read of the game's metadata, the events after the record this process holds (returned
-        beside it), and if asked a token's role and an idempotency key's stored result."""
+        beside it), and if asked a token's role, an idempotency key's stored result or the ``rate`` limits."""
         cached = self._cache.get(game_id)
         after = None if cached is None else cached.version
+        if rate is not None and key is None:
+            counts, found = self.store.take_rate_and_glance(
+                rate.windows, now_ms=_now_ms(), member=rate.member, game_id=game_id, after=after, token_hash=token_hash
+            )
+            rate.settle(counts)
+            if found is None:
+                raise GameNotFound(f"there is no game with id {game_id!r}")
+            return found, cached
         try:
             return self.store.glance(game_id, after=after, token_hash=token_hash, idempotency_key=key), cached
         except UnknownGame:

@@ -247,6 +247,56 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
+_TAKE_RATE = """
+local now, member, n = tonumber(ARGV[1]), ARGV[2], #KEYS
+local counts, allowed = {}, true
+for i = 1, n do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - tonumber(ARGV[3 * i + 1]))
+  counts[i] = redis.call('ZCARD', KEYS[i])
+  if counts[i] >= tonumber(ARGV[3 * i]) then allowed = false end
+end
+local out = {}
+for i = 1, n do
+  local limit, period, count = tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1]), counts[i]
+  local room = count < limit and 1 or 0
+  if allowed and ARGV[3 * i + 2] == '1' then
+    redis.call('ZADD', KEYS[i], now, member)
+    redis.call('PEXPIRE', KEYS[i], period)
+    count = count + 1
+  end
+  local frees = redis.call('ZRANGE', KEYS[i], math.max(0, count - limit), math.max(0, count - limit), 'WITHSCORES')
+  local reset = now + period
+  if frees[2] then reset = tonumber(frees[2]) + period end
+  out[i] = {room, math.max(0, limit - count), reset}
+end
+return out
+"""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RateWindow:
+    """One moving window of a rate limit: at most ``limit`` requests of ``owner`` in any ``period_ms``.
+
+    ``owner`` is whom it counts (``addr:<address>``, ``token:<hash>``), ``name`` which limit it is; a
+    window with ``take`` False is only checked, never counted in.
+    """
+
+    owner: str
+    name: str
+    limit: int
+    period_ms: int
+    take: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RateCount:
+    """A window's answer: whether it had room, what room is left after this request, and when (ms since the
+    epoch) one more place frees up."""
+
+    allowed: bool
+    remaining: int
+    reset_ms: int
+
 
 class StoreError(Exception):
     """Base of the store's errors."""
@@ -736,17 +786,36 @@ class EventStore(abc.ABC):
         """How many unexpired live streams count against ``owner``."""
 
     @abc.abstractmethod
-    def ping(self) -> bool:
-        """Whether the store answers now."""
+    def take_rate(self, windows: Sequence[RateWindow], *, now_ms: int, member: str) -> list[RateCount]:
+        """Check every window and, if every one has room, count the request ``member`` in those that ``take``.
+
+        One answer per window, in order. Atomic in one round trip on one Redis. On a cluster, where each owner's
+        windows live in its own slot, every owner's windows are checked first and then counted: two round trips
+        per owner, and only a request that races another between the two may count in one owner's windows
+        while another's refuses it.
+        """
+
+    def take_rate_and_glance(
+        self,
+        windows: Sequence[RateWindow],
+        *,
+        now_ms: int,
+        member: str,
+        game_id: str,
+        after: int | None = None,
+        token_hash: str | None = None,
+    ) -> tuple[list[RateCount], Glance | None]:
+        """:meth:`take_rate`, then :meth:`glance` (None for an unknown game): a move's rate limits and its
+        game, read together. One round trip on one Redis."""
+        counts = self.take_rate(windows, now_ms=now_ms, member=member)
+        try:
+            return counts, self.glance(game_id, after=after, token_hash=token_hash)
+        except UnknownGame:
+            return counts, None
 
     @abc.abstractmethod
-    def limiter_storage(self, url: str) -> tuple[str, dict[str, Any]]:
-        """The storage URI and options with which Flask-Limiter counts rate limits beside this store's data,
-        under its namespace; ``url`` is the Redis URL the server was configured with.
-
-        The one sanctioned exception to "no database client outside the store": the limits library speaks
-        Redis itself, so a Redis store hands it a connection.
-        """
+    def ping(self) -> bool:
+        """Whether the store answers now."""
 
     @abc.abstractmethod
     def clear(self) -> None:
@@ -758,7 +827,7 @@ class RedisStore(EventStore):
     """The store in one Redis database (or a Redis Cluster): appended by atomic scripts, one slot per game.
 
     ``redis`` is its client. Nothing outside this class uses it, but tests that read or damage what Redis
-    holds, and :meth:`limiter_storage`, which hands Flask-Limiter a connection.
+    holds.
     """
 
     def __init__(self, client: redis.Redis, keyspace: Keyspace) -> None:
@@ -779,6 +848,7 @@ class RedisStore(EventStore):
         self._apply_ratings = client.register_script(_APPLY_RATINGS)
         self._swap_ladder_pair = client.register_script(_SWAP_LADDER_PAIR)
         self._take_stream_slot = client.register_script(_TAKE_STREAM_SLOT)
+        self._take_rate = client.register_script(_TAKE_RATE)
 
     # --- writing ---------------------------------------------------------
 
@@ -906,13 +976,10 @@ class RedisStore(EventStore):
     ) -> Glance:
         k = self.keys.game(game_id)
         argv = ["" if after is None else after, token_hash or "", idempotency_key or ""]
-        reply = self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency], args=argv)
-        flat = reply[0]
-        if not flat:
+        found = _glance_of(game_id, self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency], args=argv))
+        if found is None:
             raise UnknownGame(game_id)
-        meta = Meta.from_fields(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
-        role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
-        return Glance(meta, role, prior, _envelopes(reply[3]))
+        return found
 
     def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
         raw = self.redis.hget(self.keys.game(game_id).idempotency, idempotency_key)
@@ -1290,14 +1357,64 @@ class RedisStore(EventStore):
         except (redis.RedisError, OSError):
             return False
 
-    def limiter_storage(self, url: str) -> tuple[str, dict[str, Any]]:
-        """A single Redis shares this store's connection pool; a cluster client of the limits library keeps its own."""
-        prefix = self.keys.rate_limits()
-        if isinstance(self.redis, redis.RedisCluster):
-            location = url.split("://", 1)[-1].split("/", 1)[0]
-            return f"redis+cluster://{location}", {"key_prefix": prefix}
-        uri = "redis+unix://" + url.removeprefix("unix://") if url.startswith("unix://") else url
-        return uri, {"connection_pool": self.redis.connection_pool, "key_prefix": prefix}
+    def take_rate(self, windows: Sequence[RateWindow], *, now_ms: int, member: str) -> list[RateCount]:
+        if not isinstance(self.redis, redis.RedisCluster):
+            return _rate_counts(self._take_rate(*self._rate_call(windows, now_ms, member)))
+        groups: dict[str, list[int]] = {}
+        for i, window in enumerate(windows):
+            groups.setdefault(window.owner, []).append(i)
+        answers: dict[int, RateCount] = {}
+        checks = [dataclasses.replace(w, take=False) for w in windows]
+        for phase in (checks, windows):
+            for members in groups.values():
+                reply = self._take_rate(*self._rate_call([phase[i] for i in members], now_ms, member))
+                answers.update(zip(members, _rate_counts(reply), strict=True))
+            if not all(a.allowed for a in answers.values()):
+                break
+        return [answers[i] for i in range(len(windows))]
+
+    def take_rate_and_glance(
+        self,
+        windows: Sequence[RateWindow],
+        *,
+        now_ms: int,
+        member: str,
+        game_id: str,
+        after: int | None = None,
+        token_hash: str | None = None,
+    ) -> tuple[list[RateCount], Glance | None]:
+        if isinstance(self.redis, redis.RedisCluster) or not windows:
+            return super().take_rate_and_glance(
+                windows, now_ms=now_ms, member=member, game_id=game_id, after=after, token_hash=token_hash
+            )
+        k = self.keys.game(game_id)
+        glance_keys = [k.meta, k.events, k.tokens, k.idempotency]
+        glance_args = ["" if after is None else after, token_hash or "", ""]
+        rate, reply = self._pipelined(
+            [(self._take_rate, *self._rate_call(windows, now_ms, member)), (self._glance, glance_keys, glance_args)]
+        )
+        return _rate_counts(rate), _glance_of(game_id, reply)
+
+    def _rate_call(self, windows: Sequence[RateWindow], now_ms: int, member: str) -> tuple[list[str], list[Any]]:
+        args: list[Any] = [now_ms, member]
+        for w in windows:
+            args += [w.limit, w.period_ms, int(w.take)]
+        return [self.keys.rate_window(w.owner, w.name) for w in windows], args
+
+    def _pipelined(self, calls: Sequence[tuple[Any, list[str], list[Any]]]) -> list[Any]:
+        """Run registered scripts in one round trip; one that Redis does not hold yet runs again on its own
+        (which loads it), so that none runs twice."""
+        with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            replies = list(pipe.execute(raise_on_error=False))
+        for i, reply in enumerate(replies):
+            if isinstance(reply, redis.exceptions.NoScriptError):
+                script, keys, args = calls[i]
+                replies[i] = script(keys=keys, args=args)
+            elif isinstance(reply, Exception):
+                raise reply
+        return replies
 
     def clear(self) -> None:
         found = list(self.redis.scan_iter(f"*{self.keys.namespace}*", count=1000))
@@ -1311,6 +1428,20 @@ class RedisStore(EventStore):
             self.keys.index(k.bucket, "*", status),
             self.keys.index(k.bucket, game, status),
         ]
+
+
+def _rate_counts(reply: Sequence[Sequence[int]]) -> list[RateCount]:
+    return [RateCount(bool(room), int(remaining), int(reset)) for room, remaining, reset in reply]
+
+
+def _glance_of(game_id: str, reply: Sequence[Any]) -> Glance | None:
+    """The glance script's reply as a :class:`Glance`, or None if the game does not exist."""
+    flat = reply[0]
+    if not flat:
+        return None
+    meta = Meta.from_fields(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
+    role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
+    return Glance(meta, role, prior, _envelopes(reply[3]))
 
 
 def _envelopes(entries: Sequence[tuple[bytes, Any]]) -> list[Envelope]:

@@ -23,6 +23,8 @@ from events.store import (
     EventStore,
     GameExists,
     IdempotencyConflict,
+    RateCount,
+    RateWindow,
     RedisStore,
     Snapshot,
     UnknownGame,
@@ -479,6 +481,49 @@ class TestServerSide:
         store.release_stream_slots([("address", address), ("game", game_id)], "s1")
         assert store.stream_slots("address", address, now_ms=later) == 1
         assert store.stream_slots("game", game_id, now_ms=now) == 0
+
+    def test_rate_windows_count_only_when_every_window_has_room(self, store: EventStore) -> None:
+        owner = f"token:{uuid.uuid4().hex}"
+        address = f"addr:{uuid.uuid4().hex[:8]}"
+        windows = [
+            RateWindow(owner, "moves/2/60", 2, 60_000),
+            RateWindow(address, "moves/3/60", 3, 60_000),
+            RateWindow(address, "bad-token/1/60", 1, 60_000, take=False),
+        ]
+        first = store.take_rate(windows, now_ms=1_000, member="r1")
+        assert first == [RateCount(True, 1, 61_000), RateCount(True, 2, 61_000), RateCount(True, 1, 61_000)]
+        store.take_rate(windows, now_ms=2_000, member="r2")
+        refused = store.take_rate(windows, now_ms=3_000, member="r3")
+        assert [c.allowed for c in refused] == [False, True, True]
+        assert refused[0] == RateCount(False, 0, 61_000)
+        assert refused[1].remaining == 1, "a refused request is not counted in the windows with room"
+        assert store.take_rate(windows[1:2], now_ms=3_000, member="r4")[0] == RateCount(True, 0, 61_000)
+        assert store.take_rate(windows[1:2], now_ms=3_500, member="r5")[0] == RateCount(False, 0, 61_000)
+        assert store.take_rate(windows, now_ms=61_001, member="r6")[0] == RateCount(True, 0, 62_000)
+        checked = store.take_rate([RateWindow(address, "bad-token/1/60", 1, 60_000)], now_ms=61_001, member="r7")
+        assert checked == [RateCount(True, 0, 121_001)]
+        assert not store.take_rate(windows[2:], now_ms=61_002, member="r8")[0].allowed
+
+    def test_rate_windows_and_a_glance_are_read_together(self, store: EventStore) -> None:
+        game_id, _ = new_game(store)
+        window = RateWindow(f"addr:{uuid.uuid4().hex[:8]}", "moves/1/60", 1, 60_000)
+        counts, glance = store.take_rate_and_glance([window], now_ms=5_000, member="m1", game_id=game_id)
+        assert counts == [RateCount(True, 0, 65_000)]
+        assert glance is not None and glance == store.glance(game_id)
+        counts, missing = store.take_rate_and_glance([window], now_ms=6_000, member="m2", game_id="no-such-game")
+        assert counts == [RateCount(False, 0, 65_000)] and missing is None
+
+    def test_a_forgotten_script_runs_once_when_rate_windows_and_a_glance_are_read_together(
+        self, store: EventStore
+    ) -> None:
+        client = redis_of(store)
+        game_id, _ = new_game(store)
+        window = RateWindow(f"addr:{uuid.uuid4().hex[:8]}", "moves/5/60", 5, 60_000)
+        if isinstance(client, redis.RedisCluster):
+            pytest.skip("a cluster reads the windows and the game in separate calls")
+        client.script_flush()
+        counts, glance = store.take_rate_and_glance([window], now_ms=5_000, member="m1", game_id=game_id)
+        assert counts == [RateCount(True, 4, 65_000)] and glance is not None
 
     def test_ping_and_clear(self, store: EventStore) -> None:
         assert store.ping() is True
