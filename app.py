@@ -50,7 +50,7 @@ class Settings:
     visibility_timeout: int = 300
     public_url: str | None = None
     limit_create: str = "30/minute;300/hour"
-    """Game creations per client address (a limit string of the ``limits`` library, such as ``"30/minute"``; ``;`` joins several)."""
+    """Game creations per client address: a limit string of the ``limits`` library (``;`` joins several)."""
     limit_moves: str = "600/minute"
     """Moves per seat token (counted by the token's hash)."""
     limit_moves_per_address: str = "1200/minute"
