@@ -4,6 +4,7 @@ WORKDIR /srv/orrery
 COPY pyproject.toml README.md app.py ./
 COPY domain ./domain
 COPY events ./events
+COPY service ./service
 COPY workers ./workers
 COPY api ./api
 COPY web ./web

@@ -25,7 +25,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.retry import Retry
 
 from domain import contract
-from events.webhook_policy import ALLOW_SETTING, LOOPBACK_ALLOW, Network, WebhookPolicy, is_loopback_host, parse_allow
+from service.webhook_policy import ALLOW_SETTING, LOOPBACK_ALLOW, Network, WebhookPolicy, is_loopback_host, parse_allow
 from workers import context as task_context
 
 BUILTIN_GAMES: tuple[str, ...] = ("domain.homeworlds:GAME", "domain.planet_unknown:GAME")
@@ -80,7 +80,7 @@ class Settings:
     """Seconds between two ladder rounds (``ORRERY_LADDER_INTERVAL_S``)."""
     ladder_think_ms: int = 200
     """A reference player's time budget per move in ladder games (``ORRERY_LADDER_THINK_MS``; as
-    ``events.ladder.LADDER_THINK_MS``)."""
+    ``service.ladder.LADDER_THINK_MS``)."""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -234,10 +234,10 @@ def redis_client(url: str, cluster: bool = False) -> Any:
 def build_service(settings: Settings) -> Any:
     """The game service over the configured Redis, wired to wake the workers; the built-in bots are
     registered as the ladder's reference players (once: a repeat changes nothing)."""
-    from events.bots import BotRegistry
     from events.keys import Keyspace
-    from events.service import GameService
     from events.store import RedisStore
+    from service.bots import BotRegistry
+    from service.games import GameService
     from workers.tasks import wake_relay_soon
 
     load_games(settings)
@@ -570,12 +570,6 @@ def cli_parser() -> argparse.ArgumentParser:
     arena.add_argument("-n", "--games", type=_positive_int, default=100, help="how many games, first seat alternating")
     arena.add_argument("--think-ms", type=_positive_int, default=200, help="each bot's time budget per move, in ms")
     arena.add_argument("--seed", default="arena", help="the match's seed; the same seed plays the same match")
-    arena.add_argument(
-        "--max-plies",
-        type=_positive_int,
-        default=2000,
-        help="stop a game unfinished (a draw) after this many moves",
-    )
 
     ladder = command(
         "ladder", "play N rated ladder games between built-in bots in this process and print the leaderboard"
@@ -612,7 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "up":
             return up(args.host, args.port, Path(args.data_dir))
         if args.command == "arena":
-            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed, args.max_plies)
+            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
         if args.command == "ladder":
             return run_ladder(args.game, args.games, args.players, args.think_ms)
         if args.command == "play":
@@ -632,9 +626,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def run_arena(
-    game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str, max_plies: int = 2000
-) -> int:
+def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str) -> int:
     """``orrery arena``: a match between two built-in bots, with no service; prints the score."""
     from domain.arena import play_match, progress_bar
 
@@ -648,9 +640,7 @@ def run_arena(
         if bot not in game.bots:
             print(f"orrery: {game_name} has no bot {bot!r}; it has: {', '.join(sorted(game.bots))}", file=sys.stderr)
             return 2
-    result = play_match(
-        game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"), max_plies=max_plies
-    )
+    result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
     print(result.summary())
     return 0
 
@@ -666,21 +656,21 @@ def run_ladder(game_name: str, games: int, players: Sequence[str] | None, think_
     """``orrery ladder``: ``games`` ladder games between built-in bots, played and scored in this process over a
     throwaway embedded Redis, with no API and no workers; prints the leaderboard.
 
-    The rounds, the pairing and the rating updates are the ladder's own (:mod:`events.ladder`); only the moves
+    The rounds, the pairing and the rating updates are the ladder's own (:mod:`service.ladder`); only the moves
     are played here rather than by the workers, as they are when beat runs the ladder (``ORRERY_LADDER=on``).
     Reference players meet each other here, which the beat's rounds never pair.
     """
     import tempfile
 
     from domain.arena import progress_bar
-    from events.bots import BotRegistry
+    from domain.table.seats import BUILTIN_PLAYER_PREFIX
     from events.embedded import EmbeddedRedis
     from events.keys import Keyspace
-    from events.ladder import Ladder, leaderboard, run
-    from events.ratings import Ratings
-    from events.seats import BUILTIN_PLAYER_PREFIX
-    from events.service import GameService
     from events.store import RedisStore
+    from service.bots import BotRegistry
+    from service.games import GameService
+    from service.ladder import Ladder, leaderboard, run
+    from service.ratings import Ratings
 
     load_games(Settings.from_env())
     try:
@@ -715,9 +705,10 @@ def verify_export(path: str) -> int:
     1 if the export fails, 2 if it is no complete Orrery export (or cannot be read)."""
     import json
 
+    from domain.table.verify import verify
     from events.envelope import Envelope
-    from events.service import EXPORT_FORMAT
-    from events.verify import verify
+    from service.games import EXPORT_FORMAT
+    from service.ratings import replay
 
     def refuse(reason: str) -> int:
         print(f"orrery verify: {reason}", file=sys.stderr)
@@ -751,7 +742,7 @@ def verify_export(path: str) -> int:
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             print(f"FAILED: line {number} is not an event envelope ({error})")
             return 1
-    verdict = verify(envelopes)
+    verdict = verify(envelopes, replay)
     print(verdict)
     return 0 if verdict.ok else 1
 
@@ -914,7 +905,7 @@ class _Table:
     def human(self, record: Any, seat: int) -> str | None:
         import json
 
-        from events.service import ServiceError
+        from service.games import ServiceError
 
         game = record.game
         self.show(seat)
@@ -1017,8 +1008,8 @@ def play(
 
     from events.embedded import EmbeddedRedis
     from events.keys import Keyspace
-    from events.service import GameService, SeatSpec, ServiceError
     from events.store import RedisStore
+    from service.games import GameService, SeatSpec, ServiceError
 
     def refuse(reason: str) -> int:
         print(f"orrery play: {reason}", file=sys.stderr)

@@ -17,7 +17,7 @@ from flask_smorest import Blueprint
 
 from api import docs, schemas
 from api.games import IF_NONE_MATCH, NOT_MODIFIED, bearer_token, service
-from events.service import ServiceError
+from service.games import ServiceError
 
 blp = Blueprint("board", __name__, url_prefix="/v1/games", description="Board pictures: a game's position as SVG.")
 

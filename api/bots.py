@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from api import docs, schemas
 from api.games import BEARER, bearer_token, service
 from api.ratings import bot_ratings
-from events.bots import BotRegistry
+from service.bots import BotRegistry
 
 blp = Blueprint("bots", __name__, url_prefix="/v1/bots", description="Bots with an identity of their own.")
 

@@ -25,7 +25,7 @@ from domain.homeworlds.position import Position
 from domain.planet_unknown import data as pu
 from domain.planet_unknown.board import square_name
 from domain.planet_unknown.setup_choice import playable_corporation, playable_planet
-from events.seats import TABLE_OPTIONS
+from domain.table.seats import TABLE_OPTIONS
 
 blp = Blueprint(
     "catalog", __name__, url_prefix="/v1/catalog", description="The games, their options, bots and components."

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from api import docs, schemas
 from api.bots import registry
 from api.games import BEARER, bearer_token, service
-from events.record import Record
+from domain.table.record import Record
 
 blp = Blueprint(
     "challenges", __name__, url_prefix="/v1/challenges", description="A registered bot's consent to play a game."

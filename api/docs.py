@@ -20,11 +20,11 @@ from apispec import APISpec
 
 from api import game_schemas
 from domain import contract
-from events.json_guard import MAX_INT, MAX_STRING_CHARS
-from events.record import SERVICE_EVENTS
+from domain.table.record import SERVICE_EVENTS
+from service.json_guard import MAX_INT, MAX_STRING_CHARS
 
 REQUEST_SCHEMAS = ("CreateGameRequest", "MoveRequest", "ForkRequest", "BotRequest", "RotateRequest", "AutoAccept")
-"""The request bodies; the JSON guard's limits (:mod:`events.json_guard`) are added to every schema they use."""
+"""The request bodies; the JSON guard's limits (:mod:`service.json_guard`) are added to every schema they use."""
 TEXT_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 """Text the JSON guard accepts: no control character (C0, DEL or C1)."""
 _NOT_SCHEMAS = frozenset({"enum", "const", "example", "examples", "default", "description", "required"})

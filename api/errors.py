@@ -10,7 +10,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from domain.contract import RuleError
-from events.service import ServiceError
+from service.games import ServiceError
 
 ERROR_STATUS: dict[str, int] = {
     "bad_request": 400,
@@ -43,7 +43,7 @@ ERROR_STATUS: dict[str, int] = {
     "too_many_streams": 429,
     "too_many_requests": 429,
 }
-"""The HTTP status of every service error (:class:`events.service.ServiceError`) and rule error
+"""The HTTP status of every service error (:class:`service.games.ServiceError`) and rule error
 (:class:`domain.contract.RuleError`), by its code: the one place where an error meets HTTP."""
 
 RULE_ERROR_STATUS = 422

@@ -23,10 +23,10 @@ import weakref
 from collections.abc import Iterator
 
 from domain.contract import Viewer
+from domain.table.record import Record
 from events.envelope import Envelope, canonical
 from events.keys import bucket_of
-from events.record import Record
-from events.service import GameService
+from service.games import GameService
 
 READ_BLOCK_MS = 5_000
 """How long a bucket's reader blocks on Redis before it checks which of its games are still followed."""

@@ -12,10 +12,10 @@ from flask_smorest import Blueprint
 
 from api import docs, schemas
 from domain.contract import Role, Viewer
-from events import listing
-from events.record import Record
-from events.seats import BotSeat, registered
-from events.service import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized, challenge_id
+from domain.table.record import Record
+from domain.table.seats import BotSeat, registered
+from service import listing
+from service.games import Created, Forbidden, GameService, InvalidRequest, SeatSpec, Unauthorized, challenge_id
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games: create them, play them, read them.")
 

@@ -1,11 +1,11 @@
-"""The JSON guard in front of every request body, run before any view parses it (see :mod:`events.json_guard`)."""
+"""The JSON guard in front of every request body, run before any view parses it (see :mod:`service.json_guard`)."""
 
 from __future__ import annotations
 
 from flask import Flask, request
 from webargs.core import is_json
 
-from events.json_guard import loads
+from service.json_guard import loads
 
 
 def install(app: Flask) -> None:

@@ -36,8 +36,8 @@ from flask import Flask, Response, current_app, g, request, stream_with_context
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api.errors import error_response
-from events.service import RateCheck, ServiceError, token_hash
 from events.store import EventStore, RateCount, RateWindow, SlotScope
+from service.games import RateCheck, ServiceError, token_hash
 
 STREAM_SLOT_TTL_MS = 45_000
 """How long an open stream's slot lives without a refresh: three of the longest heartbeats (15 s)."""
@@ -113,7 +113,7 @@ class RateLimits:
     """The rate limits of one app: per view endpoint (POST only), and the limit on requests ending in 401.
 
     A move's windows are counted in the same round trip as the read of its game (see
-    :class:`~events.service.RateCheck`): :meth:`check` leaves them to the view, which passes :meth:`for_move`
+    :class:`~service.games.RateCheck`): :meth:`check` leaves them to the view, which passes :meth:`for_move`
     to the service; if the request ends before the service reads the game, :meth:`answered` counts them then.
     """
 
@@ -146,7 +146,7 @@ class RateLimits:
         self._settle(windows, len(views), self.store.take_rate(windows, now_ms=_now_ms(), member=_member()))
 
     def for_move(self) -> RateCheck | None:
-        """The windows :meth:`check` left to the view, for :meth:`~events.service.GameService.submit_with_token`."""
+        """The windows :meth:`check` left to the view, for :meth:`~service.games.GameService.submit_with_token`."""
         pending = g.get("orrery_rate_pending")
         if pending is None:
             return None

@@ -19,11 +19,11 @@ from api.fanout import Hub, hub_for
 from api.games import BEARER, bearer_token, service
 from api.limits import STREAM_TOO_MANY, stream_response
 from domain.contract import Viewer
-from events.accounts import bot_owner, challenge_event, game_start_event, seat_owner
+from domain.table.seats import registered
 from events.envelope import canonical
-from events.seats import registered
-from events.service import GameService, InvalidRequest, RegisteredSeat, ServiceError, token_hash
-from events.turns import READER_TTL_S, turn_request
+from service.accounts import bot_owner, challenge_event, game_start_event, seat_owner
+from service.games import GameService, InvalidRequest, RegisteredSeat, ServiceError, token_hash
+from service.turns import READER_TTL_S, turn_request
 
 blp = Blueprint("live", __name__, url_prefix="/v1", description="Live streams for clients and bots.")
 
@@ -82,7 +82,7 @@ def account_lines(
     opening: Callable[[], list[dict[str, Any]]],
     ended: Callable[[], dict[str, Any] | None] = lambda: None,
 ) -> Iterator[str]:
-    """NDJSON lines of an account's stream (see :mod:`events.accounts`): each event once, with its ``cursor``.
+    """NDJSON lines of an account's stream (see :mod:`service.accounts`): each event once, with its ``cursor``.
 
     Without ``after``, the stream opens with ``opening()`` (what is open now: the current turn, pending
     challenges, running games) and goes on live. With ``after`` (a cursor it sent) it resumes right after

@@ -10,8 +10,8 @@ from flask_smorest import Blueprint
 from api import docs, schemas
 from api.games import service
 from domain import contract
-from events.ratings import MODEL, SCALE, PlayerRecord, Rating, Ratings
-from events.service import ServiceError
+from service.games import ServiceError
+from service.ratings import MODEL, SCALE, PlayerRecord, Rating, Ratings
 
 blp = Blueprint("ratings", __name__, url_prefix="/v1/ratings", description="Bot ratings per game (OpenSkill).")
 

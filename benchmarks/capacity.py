@@ -64,8 +64,8 @@ from domain import contract  # noqa: E402
 from events.embedded import EmbeddedCluster, EmbeddedRedis, die_with_parent  # noqa: E402
 from events.envelope import GENESIS_HASH, Envelope, seal  # noqa: E402
 from events.keys import Keyspace  # noqa: E402
-from events.service import GameService, SeatSpec, ServiceError  # noqa: E402
 from events.store import RedisStore  # noqa: E402
+from service.games import GameService, SeatSpec, ServiceError  # noqa: E402
 
 TEST_GAMES = "tests.support.tictactoe:GAME"
 """The test game (tic-tac-toe), registered beside the built-in games."""
@@ -205,7 +205,7 @@ LISTED = {
     "to_act": "[0]",
     "result": "null",
 }
-"""Game-list fields as the service passes them with every append (``events.listing.fields_of``)."""
+"""Game-list fields as the service passes them with every append (``service.listing.fields_of``)."""
 
 
 def append_client(

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import Settings, make_celery, queue_names, stop_process_groups, worker_command, worker_commands  # noqa: E402
 from benchmarks.harness import bench_redis  # noqa: E402
-from events.webhook_policy import LOOPBACK_ALLOW  # noqa: E402
+from service.webhook_policy import LOOPBACK_ALLOW  # noqa: E402
 from tests.support.slow_webhooks import (  # noqa: E402
     SleepingEndpoint,
     bot_reply_latencies,

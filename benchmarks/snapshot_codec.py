@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from domain import contract  # noqa: E402
 from domain.planet_unknown import GAME  # noqa: E402
-from events import snapshots  # noqa: E402
-from events.record import GameCreated, Record  # noqa: E402
-from events.seats import rules_options, split_options  # noqa: E402
+from domain.table.record import GameCreated, Record  # noqa: E402
+from domain.table.seats import rules_options, split_options  # noqa: E402
+from service import snapshots  # noqa: E402
 
 
 def records(seats: int, seed: int) -> list[Record]:

@@ -43,7 +43,7 @@ def opening() -> tuple[list[str], str]:
 
 def play_long_game(service: object, past: int) -> tuple[str, str]:
     """A running Homeworlds game past version ``past``; its id and how it was played."""
-    from events.service import GameService, SeatSpec
+    from service.games import GameService, SeatSpec
 
     assert isinstance(service, GameService)
     turns, origin = opening()
@@ -57,7 +57,7 @@ def play_long_game(service: object, past: int) -> tuple[str, str]:
 
 def timed(service: object, game_id: str, version: int, count: int) -> float:
     """Seconds per ``state_at`` of seat 0 at ``version``."""
-    from events.service import GameService
+    from service.games import GameService
 
     assert isinstance(service, GameService)
     started = time.perf_counter()
@@ -77,8 +77,8 @@ def main() -> None:
 
     from app import Settings, load_games
     from events.keys import Keyspace
-    from events.service import GameService
     from events.store import RedisStore
+    from service.games import GameService
 
     with bench_redis() as target:
         load_games(Settings.from_env({"REDIS_URL": target.url}))

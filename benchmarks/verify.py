@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from app import Settings, load_games  # noqa: E402
 from benchmarks.harness import bench_redis  # noqa: E402
 from events.keys import Keyspace  # noqa: E402
-from events.service import GameService, SeatSpec  # noqa: E402
 from events.store import RedisStore  # noqa: E402
+from service.games import GameService, SeatSpec  # noqa: E402
 
 
 def planet_unknown_game(service: GameService) -> str:

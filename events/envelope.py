@@ -1,19 +1,14 @@
-"""Event envelopes: what the store keeps for every event, and the hash chain."""
+"""Event envelopes: what the store keeps for every event, chained by :mod:`domain.table.log`."""
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 from typing import Any
 
-GENESIS_HASH = "0" * 64
-"""The ``previous hash`` of a game's first event."""
+from domain.table.log import GENESIS_HASH, ChainBreak, canonical, chain_hash, verify_chain
 
-
-def canonical(value: Any) -> str:
-    """Canonical JSON: sorted keys, no spaces, UTF-8 text kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+__all__ = ["GENESIS_HASH", "ChainBreak", "Envelope", "canonical", "chain_hash", "seal", "verify_chain"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -80,35 +75,7 @@ class Envelope:
         return chain_hash(previous_hash, self.body())
 
 
-def chain_hash(previous_hash: str, body: dict[str, Any]) -> str:
-    """``sha256(previous hash + canonical body)`` as hex."""
-    return hashlib.sha256((previous_hash + canonical(body)).encode()).hexdigest()
-
-
 def seal(previous_hash: str, **fields: Any) -> Envelope:
     """Build an envelope from its body fields and chain it to ``previous_hash``."""
     unsealed = Envelope(**fields, hash="")
     return dataclasses.replace(unsealed, hash=unsealed.expected_hash(previous_hash))
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ChainBreak:
-    """The first envelope whose hash or version does not follow from the one before."""
-
-    version: int
-    reason: str
-
-
-def verify_chain(
-    envelopes: list[Envelope], previous_hash: str = GENESIS_HASH, first_version: int = 1
-) -> ChainBreak | None:
-    """Check versions are contiguous and every hash follows; None when intact."""
-    expected_version = first_version
-    for env in envelopes:
-        if env.version != expected_version:
-            return ChainBreak(env.version, f"expected version {expected_version}, found {env.version}")
-        if env.hash != env.expected_hash(previous_hash):
-            return ChainBreak(env.version, "hash does not match the event's content and the previous hash")
-        previous_hash = env.hash
-        expected_version += 1
-    return None

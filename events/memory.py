@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from domain.table.record import ACTIVE, CANCELLED, FINISHED
 from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, Keyspace, bucket_of
-from events.record import ACTIVE, CANCELLED, FINISHED
 from events.store import (
     Appended,
     EventStore,

@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 import redis
 
+from domain.table.record import ACTIVE, CANCELLED, FINISHED
 from events.envelope import Envelope, canonical
 from events.keys import BUCKETS, GameKeys, Keyspace
-from events.record import ACTIVE, CANCELLED, FINISHED
 
 SlotScope = Literal["address", "game"]
 """What a live stream's slot counts against: its client's address or its game."""

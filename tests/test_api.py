@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from events.service import GameService
+from service.games import GameService
 from tests.support.seeds import strong_seed
 
 FIXED_SEED = strong_seed("fixed-seed").decode()

@@ -12,10 +12,10 @@ from typing import Any
 
 from domain import contract
 from domain.contract import Role, Viewer
+from domain.table.record import SERVICE_EVENTS
+from domain.table.verify import verify
 from events.envelope import GENESIS_HASH, Envelope, seal
-from events.record import SERVICE_EVENTS
-from events.service import GameService, SeatSpec
-from events.verify import verify
+from service.games import GameService, SeatSpec
 from tests.conftest import ROOT
 from tests.support.seeds import strong_seed
 
@@ -294,7 +294,7 @@ class TestFairRandomness:
             headers = {"Authorization": f"Bearer {token}"} if token else {}
             for path in ("", "/events?limit=1000", "/export", "/state?at=3", "/legal-moves"):
                 outputs.append(client.get(f"/v1/games/{game_id}{path}", headers=headers).get_data(as_text=True))
-        from events.turns import turn_request
+        from service.turns import turn_request
 
         outputs.append(json.dumps(turn_request(service, record, 3)))
         text = "".join(outputs).replace(" ", "")

@@ -19,8 +19,8 @@ import requests
 
 from api.schemas import MAX_MOVE_CHARS
 from domain.homeworlds.position import MAX_NAME_LENGTH
-from events.json_guard import MAX_DEPTH, MAX_STRING_CHARS, loads, nesting_depth
-from events.service import GameService
+from service.games import GameService
+from service.json_guard import MAX_DEPTH, MAX_STRING_CHARS, loads, nesting_depth
 from tests.conftest import served_api
 
 DEEP = 20_000
@@ -386,7 +386,7 @@ class TestWebhookBotAnswers:
         ids=["surrogate", "deep", "huge-int", "control", "not-json"],
     )
     def test_a_bad_answer_is_logged_as_an_error_and_appends_nothing(self, service: GameService, body: bytes) -> None:
-        from events.service import SeatSpec
+        from service.games import SeatSpec
         from tests.support.seeds import strong_seed
         from workers.webhooks import _judge
 

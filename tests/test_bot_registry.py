@@ -50,7 +50,7 @@ def test_rotating_the_key_stops_the_old_one_at_once(client: Any) -> None:
 
 
 def test_rotating_the_secret_gives_a_new_one(client: Any, service: Any) -> None:
-    from events.bots import BotRegistry
+    from service.bots import BotRegistry
 
     made = register(client, webhook=URL).json
     rotated = client.post("/v1/bots/me/rotate", json={"rotate": "secret"}, headers=bearer(made["api_key"]))

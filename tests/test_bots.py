@@ -22,9 +22,9 @@ import requests
 
 from events.embedded import free_port
 from events.keys import Keyspace
-from events.service import GameService, SeatSpec
 from events.store import RedisStore
-from events.turns import LEGAL_MOVES_LIMIT, turn_request
+from service.games import GameService, SeatSpec
+from service.turns import LEGAL_MOVES_LIMIT, turn_request
 from tests.conftest import NAMESPACE, ROOT, TMP, Worker, wait_for
 from tests.support.seeds import strong_seed
 

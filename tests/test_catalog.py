@@ -13,7 +13,7 @@ from domain.planet_unknown import data
 from domain.planet_unknown.board import square_name
 from domain.planet_unknown.events import TilePlaced
 from domain.planet_unknown.moves import parse_move
-from events.seats import TABLE_OPTIONS
+from domain.table.seats import TABLE_OPTIONS
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 import requests
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from events.service import GameService
+from service.games import GameService
 from tests.conftest import Worker, wait_for
 
 RANDOM = {"builtin": "random", "think_ms": 1}

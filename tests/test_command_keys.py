@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-import events.service as service_module
+import service.games as service_module
 from events.keys import Keyspace
-from events.service import GameService, SeatSpec, StaleVersion
 from events.store import RedisStore, VersionConflict
+from service.games import GameService, SeatSpec, StaleVersion
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 

@@ -13,7 +13,7 @@ import pytest
 
 from app import Settings, create_app
 from events.envelope import seal
-from events.service import GameDamaged, GameService
+from service.games import GameDamaged, GameService
 from tests.support.seeds import strong_seed
 
 

@@ -9,13 +9,13 @@ import pytest
 
 from api.errors import ERROR_STATUS
 from domain.contract import RuleError
-from events.service import ServiceError
+from service.games import ServiceError
 
 RAISING_MODULES = (
-    "events.service",
-    "events.bots",
-    "events.json_guard",
-    "events.record",
+    "service.games",
+    "service.bots",
+    "service.json_guard",
+    "domain.table.record",
     "api.limits",
     "api.board",
     "api.ratings",

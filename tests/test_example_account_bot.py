@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from events.embedded import free_port
-from events.service import GameService
+from service.games import GameService
 from tests.conftest import ROOT, Worker, wait_for
 
 RANDOM = {"builtin": "random", "think_ms": 1}

@@ -12,7 +12,7 @@ import pytest
 from api.fanout import Hub, hub_for
 from api.live import game_events
 from domain.contract import Role, Viewer
-from events.service import GameService
+from service.games import GameService
 from tests.conftest import wait_for
 from tests.test_streams import SSE, create, ids, move
 

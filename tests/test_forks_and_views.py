@@ -14,9 +14,9 @@ from domain.contract import Role, SeatView, Visibility, fold, seat_view
 from domain.homeworlds import GAME as HOMEWORLDS
 from domain.planet_unknown import GAME as PLANET_UNKNOWN
 from domain.planet_unknown.model import State
-from events.record import Record
-from events.service import GameService, InvalidRequest, SeatSpec
-from events.webhook_policy import WebhookPolicy
+from domain.table.record import Record
+from service.games import GameService, InvalidRequest, SeatSpec
+from service.webhook_policy import WebhookPolicy
 from tests.conftest import wait_for
 from tests.support.tictactoe import GAME as TICTACTOE
 

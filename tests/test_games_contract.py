@@ -9,8 +9,8 @@ import pytest
 
 from app import Settings, load_games
 from domain import contract
-from events.record import SERVICE_EVENTS, GameScored
-from events.seats import TABLE_OPTIONS
+from domain.table.record import SERVICE_EVENTS, GameScored
+from domain.table.seats import TABLE_OPTIONS
 
 load_games(Settings.from_env())
 GAMES = [contract.get(name) for name in contract.names()]

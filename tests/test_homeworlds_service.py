@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import requests
 
-from events.service import GameService, SeatSpec
+from service.games import GameService, SeatSpec
 from tests.conftest import Worker, shared_dir, wait_for
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("api", "domain", "events", "workers")
+PACKAGES = ("api", "domain", "events", "service", "workers")
 MODULES = ("app.py",)
 
 
@@ -230,7 +230,7 @@ class TestTheReader:
         assert sorted(map(sorted, components)) == [["a", "b"], ["c"], ["d"]]
 
     def test_the_graph_holds_the_project(self, graph: dict[str, list[Edge]]) -> None:
-        assert {"app", "api.health", "domain.homeworlds.bots", "events.service", "workers.context"} <= set(graph)
+        assert {"app", "api.health", "domain.homeworlds.bots", "service.games", "workers.context"} <= set(graph)
         targets = {m: {e.target for e in edges} for m, edges in graph.items()}
         assert "workers.context" in targets["workers.tasks"]
         assert "domain.homeworlds.state" in targets["domain.homeworlds.bots"]
@@ -259,3 +259,25 @@ def test_domain_imports_only_the_standard_library_and_itself() -> None:
             if top != "domain" and top not in sys.stdlib_module_names:
                 outside.append(f"{module} imports {name} (line {node.lineno})")
     assert not outside, "domain/ imports beyond the standard library:\n" + "\n".join(outside)
+
+
+LAYERS = {"domain": 0, "events": 1, "service": 2, "api": 3, "workers": 3, "app": 4}
+"""One meaning per folder, lowest first: the rules and the table (``domain``), the store (``events``), the
+service layer (``service``), its two fronts (``api`` over HTTP, ``workers`` over Celery), and the composition
+root (``app``). A module imports its own folder and lower layers only; the two fronts never import each other."""
+
+SCRIPTS = frozenset({"api.examples.generate"})
+"""Scripts that build the whole app to do their work (recording the API's examples), outside the layers."""
+
+
+def test_each_folder_imports_only_itself_and_the_layers_below(graph: dict[str, list[Edge]]) -> None:
+    upward: list[str] = []
+    for module, edges in graph.items():
+        if module in SCRIPTS:
+            continue
+        source = module.partition(".")[0]
+        for edge in edges:
+            target = edge.target.partition(".")[0]
+            if target != source and LAYERS[target] >= LAYERS[source]:
+                upward.append(f"{edge} ({source} may not import {target})")
+    assert not upward, "imports against the layers:\n" + "\n".join(upward)

@@ -15,13 +15,13 @@ import pytest
 import redis
 
 from app import Settings, main, make_celery, queue_names
-from events.bots import BotRegistry
+from domain.table.seats import players
 from events.keys import Keyspace
-from events.ladder import Entrant, Ladder, pair_key, pairings, run
-from events.ratings import Ratings
-from events.seats import players
-from events.service import GameService, challenge_id
 from events.store import RedisStore
+from service.bots import BotRegistry
+from service.games import GameService, challenge_id
+from service.ladder import Entrant, Ladder, pair_key, pairings, run
+from service.ratings import Ratings
 from tests.conftest import NAMESPACE, Worker, wait_for
 
 SEARCH, RANDOM, GREEDY = "builtin-search", "builtin-random", "builtin-greedy"

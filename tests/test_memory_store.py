@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from events.bots import BotRegistry
 from events.keys import Keyspace
 from events.memory import MemoryStore
-from events.service import GameService
-from events.webhook_policy import WebhookPolicy
+from service.bots import BotRegistry
+from service.games import GameService
+from service.webhook_policy import WebhookPolicy
 from tests import test_service
 from tests.conftest import NAMESPACE
 

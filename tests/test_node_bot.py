@@ -17,7 +17,7 @@ import requests
 from standardwebhooks.webhooks import Webhook
 
 from events.embedded import free_port
-from events.service import GameService
+from service.games import GameService
 from tests.conftest import ROOT, TMP, Worker, wait_for
 from tests.test_bots import GREEDY, create_webhook_game, deliveries, finished
 

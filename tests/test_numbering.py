@@ -15,7 +15,7 @@ from domain.homeworlds import GAME as HW
 from domain.homeworlds.game import Homeworlds1
 from domain.planet_unknown import GAME as PU
 from domain.planet_unknown.moves import parse_move
-from events.service import GameService, SeatSpec
+from service.games import GameService, SeatSpec
 from tests.support.seeds import strong_seed
 
 SQUARE = re.compile(r"^[a-l](?:[1-9]|1[0-2])$")

@@ -107,7 +107,7 @@ def test_the_error_schema_is_the_one_the_server_sends(spec: dict[str, Any], clie
 
 
 def test_event_types_come_from_the_registries(spec: dict[str, Any]) -> None:
-    from events.record import SERVICE_EVENTS
+    from domain.table.record import SERVICE_EVENTS
 
     listed = set(spec["components"]["schemas"]["Event"]["properties"]["type"]["enum"])
     assert set(SERVICE_EVENTS) <= listed
@@ -196,7 +196,7 @@ def test_views_and_legal_moves_of_random_games_match_the_schemas(
 
 
 def test_a_real_turn_request_matches_its_schema(spec: dict[str, Any], client: Any, service: Any) -> None:
-    from events.turns import turn_request
+    from service.turns import turn_request
 
     for name in GAMES:
         created = client.post("/v1/games", json={"game": name, "seats": [{"name": "A"}, {"name": "B"}]}).json

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 from domain.contract import Role
-from events.service import GameService, SeatSpec
+from service.games import GameService, SeatSpec
 from tests.conftest import Worker, wait_for
 from tests.support.seeds import strong_seed
 

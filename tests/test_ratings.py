@@ -14,14 +14,14 @@ import jsonschema_rs
 import pytest
 
 from domain import contract
-from events.bots import BotRegistry
+from domain.table.record import GameCreated, GameScored, RatingsUpdated, score_command
+from domain.table.verify import verify
 from events.envelope import Envelope
 from events.keys import Keyspace
-from events.ratings import DEFAULT, Rating, Ratings, Result, rate, seat_ranks, standings
-from events.record import GameCreated, GameScored, RatingsUpdated, score_command
-from events.service import GameService, SeatSpec, challenge_id
 from events.store import RedisStore
-from events.verify import verify
+from service.bots import BotRegistry
+from service.games import GameService, SeatSpec, challenge_id
+from service.ratings import DEFAULT, Rating, Ratings, Result, rate, replay, seat_ranks, standings
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 from tests.test_audit import reseal
@@ -316,7 +316,7 @@ class TestGames:
         assert total == 4 and {line.player for line in lines} == set(ids)
         ordinals = [line.record.rating.ordinal for line in lines]
         assert ordinals == sorted(ordinals, reverse=True)
-        assert verify(idle.events(game_id)).ok
+        assert verify(idle.events(game_id), replay).ok
 
     def test_unrated_games_append_no_rating_change(self, idle: GameService) -> None:
         humans, _ = resigned(idle, [None, None], rated=None)
@@ -341,7 +341,9 @@ class TestAudit:
     def test_a_rated_game_verifies(self, idle: GameService) -> None:
         game_id, _ = resigned(idle, [RANDOM, GREEDY])
         idle.score(game_id)
-        assert verify(idle.events(game_id)).ok
+        assert verify(idle.events(game_id), replay).ok
+        without = verify(idle.events(game_id))
+        assert not without.ok and "no rating model" in str(without.failure)
 
     def test_a_tampered_rating_fails_verification(self, idle: GameService) -> None:
         game_id, _ = resigned(idle, [RANDOM, GREEDY])
@@ -353,7 +355,7 @@ class TestAudit:
         player = sorted(players)[0]
         raised = players | {player: players[player] | {"after": {"mu": 40000, "sigma": 1000}}}
         forged = reseal([*log[:-1], dataclasses.replace(change, payload=change.payload | {"players": raised})])
-        verdict = verify(forged)
+        verdict = verify(forged, replay)
         assert not verdict.ok and verdict.failure_version == change.version
         assert "RatingsUpdated" in str(verdict.failure)
 
@@ -364,7 +366,7 @@ class TestAudit:
         change = RatingsUpdated(model="openskill.PlackettLuce/6", players={})
         type_name, payload = contract.encode_event(change)
         extra = dataclasses.replace(log[-1], version=log[-1].version + 1, type=type_name, payload=payload)
-        verdict = verify(reseal([*log, extra]))
+        verdict = verify(reseal([*log, extra]), replay)
         assert not verdict.ok and "rating" in str(verdict.failure)
 
 

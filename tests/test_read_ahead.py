@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from events.service import GameService
-from events.verify import state_hash
+from domain.table.verify import state_hash
+from service.games import GameService
 from tests.support.seeds import strong_seed
 
 SQUARES = ("a1", "a2", "b1", "b2")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.contract import Role
-from events.service import GameService, SeatSpec
+from service.games import GameService, SeatSpec
 
 WIN = ("a1", "a2", "b1", "b2", "c1")
 

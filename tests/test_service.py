@@ -10,8 +10,8 @@ from typing import Any
 
 from domain.contract import Role
 from events.keys import Keyspace
-from events.service import GameService, SeatSpec
 from events.store import RedisStore
+from service.games import GameService, SeatSpec
 from tests.conftest import NAMESPACE
 from tests.support.seeds import strong_seed
 
@@ -115,7 +115,7 @@ class TestFolds:
     def test_a_snapshot_of_other_rules_is_ignored(self, service: GameService) -> None:
         import dataclasses
 
-        from events import snapshots
+        from service import snapshots
 
         store = service.store
         game_id = service.create("tictactoe", SEATS, {}, strong_seed("rules")).record.game_id

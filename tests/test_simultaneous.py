@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from events.record import relevant_to
-from events.service import GameService, SeatSpec, StaleVersion
+from domain.table.record import relevant_to
+from service.games import GameService, SeatSpec, StaleVersion
 from tests.support.seeds import strong_seed
 
 

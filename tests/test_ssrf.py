@@ -24,12 +24,12 @@ from api.live import game_events
 from app import Settings, create_app, verify_export, with_webhook_allow_default
 from domain import contract
 from domain.contract import Role
+from domain.table.record import GameCreated
 from events.embedded import free_port
 from events.keys import Keyspace
-from events.record import GameCreated
-from events.service import GameService, InvalidRequest, SeatSpec
 from events.store import RedisStore
-from events.webhook_policy import LOOPBACK_ALLOW, UnsafeWebhookURL, WebhookPolicy, parse_allow
+from service.games import GameService, InvalidRequest, SeatSpec
+from service.webhook_policy import LOOPBACK_ALLOW, UnsafeWebhookURL, WebhookPolicy, parse_allow
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.test_bots import Scripted
 from workers import guarded_http

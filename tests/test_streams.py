@@ -13,7 +13,7 @@ from typing import Any
 
 import requests
 
-from events.service import GameService, token_hash
+from service.games import GameService, token_hash
 from tests.conftest import ROOT, Worker, wait_for
 
 

@@ -12,10 +12,11 @@ import pytest
 import redis
 
 from domain.contract import Role
-from events import snapshots
+from domain.table.record import Record
 from events.keys import Keyspace
-from events.record import Record
-from events.service import (
+from events.store import RedisStore
+from service import snapshots
+from service.games import (
     DuplicateCommandConflict,
     Forbidden,
     GameNotFound,
@@ -23,7 +24,6 @@ from events.service import (
     SeatSpec,
     Unauthorized,
 )
-from events.store import RedisStore
 from tests.conftest import NAMESPACE
 
 EVERY = 7

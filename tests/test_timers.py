@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 import redis
 
+from domain.table.seats import timer_member
 from events.keys import Keyspace
-from events.seats import timer_member
-from events.service import GameService, SeatSpec
 from events.store import RedisStore
+from service.games import GameService, SeatSpec
 from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 

@@ -18,13 +18,14 @@ import pytest
 from api.games import summary
 from domain import contract
 from domain.contract import Role
-from events import codec, listing, snapshots
+from domain.table.record import Record, fold_envelope
+from domain.table.verify import verify
+from events import codec
 from events.envelope import Envelope
 from events.keys import Keyspace
-from events.record import Record, fold_envelope
-from events.service import GameService, RulesVersionUnavailable, SeatSpec
 from events.store import RedisStore
-from events.verify import verify
+from service import listing, snapshots
+from service.games import GameService, RulesVersionUnavailable, SeatSpec
 from tests.conftest import NAMESPACE, ROOT, shared_dir
 from tests.support.seeds import strong_seed
 from tests.support.tictactoe import GAME as TICTACTOE
@@ -217,7 +218,7 @@ class TestListing:
 
         for name in ("head", "at", "visible", "_fold", "_from_snapshot"):
             monkeypatch.setattr(GameService, name, refuse)
-        monkeypatch.setattr("events.listing.fold_envelope", refuse)
+        monkeypatch.setattr("service.listing.fold_envelope", refuse)
         for game_id in games:
             assert listed(api, game_id) == expected[game_id]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import requests
 
-from events.service import GameService, SeatSpec
+from service.games import GameService, SeatSpec
 from tests.conftest import Worker, wait_for
 from tests.support.seeds import strong_seed
 

@@ -1,7 +1,7 @@
 """Where a task finds its game service and settings: in the configuration of the Celery app that runs it.
 
 The composition root puts both there when it makes a Celery app (``app.celery_config``): the settings,
-and a factory that builds a :class:`~events.service.GameService` from them. A task calls :func:`service`,
+and a factory that builds a :class:`~service.games.GameService` from them. A task calls :func:`service`,
 which builds the service once per process and Celery app, on first use, in the worker process that runs
 the task. This module never imports the composition root, so the tasks never import it back.
 """
@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from celery import current_app
 
-from events.service import GameService
+from service.games import GameService
 
 SERVICE_FACTORY = "orrery_service_factory"
 """The configuration key of the factory that builds a worker's game service."""

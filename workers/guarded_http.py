@@ -4,7 +4,7 @@ The host is resolved once, every address is checked, and the socket connects
 to a checked address itself, so a name that resolves elsewhere between the
 check and the connection (DNS rebinding) cannot reach the internal network.
 The Host header and TLS (SNI and certificate) still use the URL's host name.
-A refused address raises :class:`events.webhook_policy.UnsafeWebhookURL`
+A refused address raises :class:`service.webhook_policy.UnsafeWebhookURL`
 before any connection is made. Proxies from the environment are not used.
 """
 
@@ -21,7 +21,7 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 from urllib3.util import connection
 
-from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
+from service.webhook_policy import UnsafeWebhookURL, WebhookPolicy
 
 
 def _connect(conn: HTTPConnection, policy: WebhookPolicy) -> socket.socket:

@@ -31,11 +31,11 @@ from typing import Any
 import redis
 from celery import shared_task
 
-from events.accounts import post_updates
+from domain.table.record import Record
+from domain.table.seats import BOT_GRACE_MS, BotSeat, parse_timer, registered, timer_member
 from events.keys import BUCKETS, bucket_of
-from events.record import Record
-from events.seats import BOT_GRACE_MS, BotSeat, parse_timer, registered, timer_member
-from events.service import ServiceError, StaleVersion
+from service.accounts import post_updates
+from service.games import ServiceError, StaleVersion
 from workers.context import service, settings
 
 log = logging.getLogger(__name__)
@@ -209,8 +209,8 @@ def deliver_challenge(self: Any, game_id: str, seat: int, attempt: int = 1) -> s
 @shared_task(name="workers.tasks.publish_turn")
 def publish_turn(game_id: str, seat: int, version: int) -> str:
     """Put a stream bot's turn request on its account's stream; a repeat is dropped (one post per turn id)."""
-    from events.accounts import publish
-    from events.turns import turn_request
+    from service.accounts import publish
+    from service.turns import turn_request
 
     record = service().head(game_id)
     if record.version != version or seat not in record.to_act():
@@ -270,8 +270,8 @@ def handle_timer(kind: str, game_id: str, version: int, seat: int | None) -> Non
 
 @shared_task(name="workers.tasks.ladder_round")
 def ladder_round() -> int:
-    """One round of the ladder (see :mod:`events.ladder`); beat sends it every ``ORRERY_LADDER_INTERVAL_S``
+    """One round of the ladder (see :mod:`service.ladder`); beat sends it every ``ORRERY_LADDER_INTERVAL_S``
     when ``ORRERY_LADDER=on``. Returns how many games it started; a repeat pairs nobody twice."""
-    from events.ladder import Ladder
+    from service.ladder import Ladder
 
     return len(Ladder(service(), think_ms=settings().ladder_think_ms).round())

@@ -6,7 +6,7 @@ many), the turn's deadline and the seat's token. The bot answers 200 with
 A connection error, a 5xx or a 429 is retried with exponential backoff and
 jitter until the deadline; a 410 disables the endpoint. Redirects are not
 followed (a 3xx is a failed attempt). An address the webhook policy refuses
-(see :mod:`events.webhook_policy`) is never connected to: the attempt is
+(see :mod:`service.webhook_policy`) is never connected to: the attempt is
 logged as ``refused`` and not retried. Every attempt is logged for the game's
 creator. The ``webhook-id`` of a turn is the same on every retry, so a bot can
 drop duplicates.
@@ -25,13 +25,13 @@ import requests
 from standardwebhooks.webhooks import Webhook
 
 from domain.contract import RuleError
-from events import json_guard
-from events.accounts import publish
-from events.record import Record
-from events.seats import BotSeat, registered
-from events.service import GameService, ServiceError, StaleVersion
-from events.turns import turn_deadline, turn_id, turn_request
-from events.webhook_policy import UnsafeWebhookURL
+from domain.table.record import Record
+from domain.table.seats import BotSeat, registered
+from service import json_guard
+from service.accounts import publish
+from service.games import GameService, ServiceError, StaleVersion
+from service.turns import turn_deadline, turn_id, turn_request
+from service.webhook_policy import UnsafeWebhookURL
 from workers import guarded_http
 
 BACKOFF_BASE_S = 0.5
@@ -100,8 +100,8 @@ def deliver_challenge(service: GameService, game_id: str, seat: int, attempt: in
     The bot may answer 200 with ``{"accept": true}`` or ``{"accept": false}``; any other 2xx leaves it to
     answer through the API before the challenge expires. Failures are retried with backoff until then.
     """
-    from events.accounts import challenge_event
-    from events.service import ServiceError, challenge_id
+    from service.accounts import challenge_event
+    from service.games import ServiceError, challenge_id
 
     record = service.head(game_id)
     if seat not in record.challenged or record.cancelled is not None:

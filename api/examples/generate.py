@@ -258,7 +258,7 @@ def planet_unknown(client: FlaskClient, rec: Recorder) -> None:
 
 def turn_request(app: Flask, client: FlaskClient, rec: Recorder) -> None:
     """A turn request as a webhook bot gets it."""
-    from events.turns import turn_request as build
+    from service.turns import turn_request as build
 
     service = app.extensions["orrery.service"]
     created = client.post("/v1/games", json={"game": "homeworlds", "seats": [{"name": "Ada"}, {"name": "Bob"}]}).json

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from celery import Celery
 
+from domain.table.record import Record
 from events.keys import Keyspace, bucket_of
-from events.record import Record
-from events.service import GameService, SeatSpec
 from events.store import RedisStore
-from events.webhook_policy import WebhookPolicy
+from service.games import GameService, SeatSpec
+from service.webhook_policy import WebhookPolicy
 
 if TYPE_CHECKING:
     from app import Settings

@@ -13,8 +13,8 @@ from typing import Any
 
 from domain import contract
 from domain.contract import JSON, Event, Game, Outcome, Visibility
-from events import seats as seats_module
-from events.envelope import Envelope
+from domain.table import seats as seats_module
+from domain.table.log import Logged
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -207,7 +207,7 @@ class Record:
         return len(self.created.seats)
 
 
-def fold_envelope(record: Record | None, envelope: Envelope) -> Record:
+def fold_envelope(record: Record | None, envelope: Logged) -> Record:
     """Apply one stored event to a record: the service's ``evolve``.
 
     A game is folded under the rules version its ``GameCreated`` records, whatever the current

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from events import listing
-from events import seats as seats_module
-from events.record import Record
-from events.turns import api_base, turn_id
+from domain.table import seats as seats_module
+from domain.table.record import Record
+from service import listing
+from service.turns import api_base, turn_id
 
 if TYPE_CHECKING:
-    from events.service import GameService
+    from service.games import GameService
 
 
 def bot_owner(bot_id: str) -> str:
@@ -36,7 +36,7 @@ def seat_owner(token_hash: str) -> str:
 
 def owner_of(service: GameService, record: Record, seat: int) -> str | None:
     """Whose stream a seat's turns go to: its registered bot's, or the seat token's own; None for other seats."""
-    from events.service import token_hash
+    from service.games import token_hash
 
     bot_id = seats_module.registered(record.created.seats).get(seat)
     if bot_id is not None:
@@ -61,7 +61,7 @@ def publish(service: GameService, record: Record, seat: int, body: str) -> bool:
 
 def challenge_event(service: GameService, record: Record, seat: int) -> dict[str, Any]:
     """The ``challenge`` event sent to the bot challenged to ``seat``."""
-    from events.service import challenge_id
+    from service.games import challenge_id
 
     base = api_base(service)
     cid = challenge_id(record.game_id, seat)

@@ -26,11 +26,8 @@ import tenacity
 
 from domain import contract
 from domain.contract import JSON, Event, Game, Role, Viewer
-from events import codec, listing, snapshots
-from events import seats as seats_module
-from events.envelope import GENESIS_HASH, Envelope, canonical, seal
-from events.ratings import Ratings
-from events.record import (
+from domain.table import seats as seats_module
+from domain.table.record import (
     FINISHED,
     SERVICE_EVENTS,
     ChallengeRefused,
@@ -44,6 +41,9 @@ from events.record import (
     score_command,
     timeout_command,
 )
+from domain.table.verify import Verdict, commitment, revealed, turn_boundaries, verify
+from events import codec
+from events.envelope import GENESIS_HASH, Envelope, canonical, seal
 from events.store import (
     EventStore,
     Glance,
@@ -55,8 +55,9 @@ from events.store import (
     UnknownGame,
     VersionConflict,
 )
-from events.verify import Verdict, commitment, revealed, turn_boundaries, verify
-from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
+from service import listing, snapshots
+from service.ratings import Ratings, replay
+from service.webhook_policy import UnsafeWebhookURL, WebhookPolicy
 
 logger = logging.getLogger(__name__)
 
@@ -489,7 +490,7 @@ class GameService(Generic[StoreT]):
         """Raise :class:`StaleVersion` unless ``expected_version`` is still good for ``seat``'s move.
 
         It is good from the seat's ``seat_version`` (the last event its moves depend on, see
-        :func:`events.record.relevant_to`) up to the game's version: another seat's move made at the
+        :func:`domain.table.record.relevant_to`) up to the game's version: another seat's move made at the
         same time as this seat's (Planet Unknown's draft) does not make it stale; the seat's own
         moves, the server's events and every move of a game where one seat acts at a time do.
         """
@@ -511,7 +512,7 @@ class GameService(Generic[StoreT]):
         """Append ``GameScored`` once for a finished game; a repeat changes nothing.
 
         A rated game's ``RatingsUpdated`` goes in the same append, right after it, once the ratings store
-        has applied it (exactly once per game, see :mod:`events.ratings`). The append is guarded by the
+        has applied it (exactly once per game, see :mod:`service.ratings`). The append is guarded by the
         expected version alone, so no idempotency entry can block it. Concurrent scorers, and ratings that
         another game changed meanwhile, are retried a bounded number of times with backoff; past that it
         raises :class:`StaleVersion` and the caller (a task) tries again later.
@@ -928,11 +929,11 @@ class GameService(Generic[StoreT]):
             if viewer is not Role.AUDITOR:
                 raise Forbidden("only the game's creator may verify it while it runs; anyone may once it is over")
             upto = self.visible(game_id, viewer).version
-            return verify(self.store.read(game_id, upto=upto))
+            return verify(self.store.read(game_id, upto=upto), replay)
         cached = self.store.cached_verdict(game_id, head.version)
         if cached is not None:
             return Verdict.from_json(cached)
-        verdict = verify(self.store.read(game_id, upto=head.version))
+        verdict = verify(self.store.read(game_id, upto=head.version), replay)
         self.store.cache_verdict(game_id, head.version, verdict.to_json())
         return verdict
 
@@ -1158,7 +1159,7 @@ class GameService(Generic[StoreT]):
     ) -> Iterator[listing.Listed]:
         """Games, newest first, each as a spectator may see it (``spectator_delay`` included).
 
-        The entries come from the metadata that every append writes (see :mod:`events.listing`);
+        The entries come from the metadata that every append writes (see :mod:`service.listing`);
         no game is folded, except one stored before the metadata held them.
         """
         pairs = self.store.list_games(game=game, status=status, limit=limit, before=before)

@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.contract import JSON
+from domain.table.record import ACTIVE, GameCreated, Record, fold_envelope
+from domain.table.seats import BotSeat
 from events.envelope import Envelope, canonical
-from events.record import ACTIVE, GameCreated, Record, fold_envelope
-from events.seats import BotSeat
 
 FIELDS = ("seats", "created_at", "delay", "first", "to_act", "result")
 """The metadata fields that the game list reads."""

@@ -25,7 +25,7 @@ import math
 import re
 from typing import Any
 
-from events.service import ServiceError
+from service.games import ServiceError
 
 MAX_DEPTH = 64
 """How deeply arrays and objects may nest in a request body."""

@@ -1,4 +1,4 @@
-"""Snapshots of a folded :class:`~events.record.Record`: canonical JSON through :mod:`events.codec`.
+"""Snapshots of a folded :class:`~domain.table.record.Record`: canonical JSON through :mod:`events.codec`.
 
 A snapshot is a cache, never the truth. It is stored with the version, the rules version and the
 hash of the record's schema (the service's fields plus the game's state type, recursively), and
@@ -16,9 +16,9 @@ import typing
 from typing import Any
 
 from domain import contract
+from domain.table.record import GameCreated, Record
+from domain.table.seats import rules_options
 from events import codec
-from events.record import GameCreated, Record
-from events.seats import rules_options
 from events.store import Snapshot
 
 FORMAT = "orrery-snapshot/1"

@@ -1,6 +1,6 @@
 """Ratings per game kind: OpenSkill's Plackett-Luce model, applied once per rated game.
 
-A rated game (see :func:`events.seats.is_rated`) ranks its seats when it is scored: by the totals
+A rated game (see :func:`domain.table.seats.is_rated`) ranks its seats when it is scored: by the totals
 its ``GameScored`` gives (winners first, then the higher total, then the tie-breaker), or, for a
 game without totals, winners first and everyone else second. Only seats with a player identity are
 rated (registered bots and ``builtin-<name>``); a player that holds several seats of one game is not
@@ -33,9 +33,9 @@ from openskill.models import PlackettLuce
 
 from domain import contract
 from domain.contract import Event
-from events import seats as seats_module
+from domain.table import seats as seats_module
+from domain.table.record import SERVICE_EVENTS, GameCreated, GameScored, RatingsUpdated, Record
 from events.envelope import canonical
-from events.record import SERVICE_EVENTS, GameCreated, GameScored, RatingsUpdated, Record
 from events.store import EventStore, VersionConflict
 
 MODEL = "openskill.PlackettLuce/6"

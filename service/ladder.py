@@ -42,11 +42,11 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from domain import contract
-from events import seats as seats_module
-from events.ratings import PlayerRecord, Ratings, Result
-from events.record import ACTIVE, Record
-from events.seats import BUILTIN_PLAYER_PREFIX
-from events.service import GameNotFound, GameService, SeatSpec, ServiceError
+from domain.table import seats as seats_module
+from domain.table.record import ACTIVE, Record
+from domain.table.seats import BUILTIN_PLAYER_PREFIX
+from service.games import GameNotFound, GameService, SeatSpec, ServiceError
+from service.ratings import PlayerRecord, Ratings, Result
 
 log = logging.getLogger(__name__)
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from events.record import Record
+from domain.table.record import Record
 
 if TYPE_CHECKING:
-    from events.service import GameService
+    from service.games import GameService
 
 LEGAL_MOVES_LIMIT = 500
 """Turn requests carry the legal moves when there are at most this many."""

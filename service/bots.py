@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import contract
-from events.seats import BUILTIN_PLAYER_PREFIX, webhook_secret
-from events.service import GameService, InvalidRequest, ServiceError, Unauthorized, token_hash
-from events.webhook_policy import UnsafeWebhookURL
+from domain.table.seats import BUILTIN_PLAYER_PREFIX, webhook_secret
+from service.games import GameService, InvalidRequest, ServiceError, Unauthorized, token_hash
+from service.webhook_policy import UnsafeWebhookURL
 
 MAX_NAME = 64
 """The longest bot name, in characters."""

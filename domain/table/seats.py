@@ -15,12 +15,11 @@ import dataclasses
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlparse
 
 from domain import contract
 from domain.contract import JSON, Game, InvalidOptionError, Option
-from events.webhook_policy import UnsafeWebhookURL, WebhookPolicy
 
 DEFAULT_THINK_MS = 2000
 MAX_THINK_MS = 60_000
@@ -155,10 +154,16 @@ def rated_players(seats: Sequence[Mapping[str, Any]]) -> list[str]:
     return [p for p in found if p is not None and found.count(p) == 1]
 
 
-def parse_bot(
-    game: Game[Any], index: int, raw: Mapping[str, JSON] | None, policy: WebhookPolicy | None = None
-) -> BotSeat | None:
-    """Validate one seat's ``bot`` object; a webhook URL must pass ``policy`` (the strict default without one)."""
+class UrlPolicy(Protocol):
+    """Which webhook URLs a server calls (:class:`service.webhook_policy.WebhookPolicy` is the server's)."""
+
+    def check_url(self, url: str) -> None:
+        """Raise :class:`ValueError` saying why ``url`` is refused."""
+        ...
+
+
+def parse_bot(game: Game[Any], index: int, raw: Mapping[str, JSON] | None, policy: UrlPolicy) -> BotSeat | None:
+    """Validate one seat's ``bot`` object; a webhook URL must pass ``policy``."""
     if raw is None:
         return None
     where = f"seat {index}"
@@ -192,8 +197,8 @@ def parse_bot(
         if "think_ms" in raw:
             raise InvalidSeat(f"{where}: think_ms applies to built-in bots only")
         try:
-            (WebhookPolicy() if policy is None else policy).check_url(url)
-        except UnsafeWebhookURL as refused:
+            policy.check_url(url)
+        except ValueError as refused:
             raise InvalidSeat(f"{where}: webhook URL refused: {refused}") from None
         return BotSeat(webhook=url)
     name = raw["builtin"]

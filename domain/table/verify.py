@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain import contract
 from domain.contract import Event, Role
-from events import ratings
-from events.envelope import Envelope, canonical, verify_chain
-from events.record import (
+from domain.table.log import Logged, canonical, verify_chain
+from domain.table.record import (
     SERVICE_EVENTS,
     ChallengeAccepted,
     ChallengeDeclined,
+    GameCreated,
     GameScored,
     MoveMade,
     RatingsUpdated,
@@ -43,7 +43,11 @@ from events.record import (
     score_command,
     timeout_command,
 )
-from events.seats import rules_options
+from domain.table.seats import rules_options
+
+RatingModel = Callable[[GameCreated, GameScored, RatingsUpdated], RatingsUpdated]
+"""How a server rates a scored game: the ``RatingsUpdated`` it would log from the ``before`` that the logged
+one records (``service.ratings.replay``); it raises :class:`ValueError` for a game it would not rate."""
 
 COMMANDS = frozenset({"MoveMade", "TurnTimedOut", "GameScored", "ChallengeAccepted", "ChallengeDeclined"})
 
@@ -103,17 +107,18 @@ def state_hash(record: Record) -> str:
     return hashlib.sha256(canonical(record.game.view(record.state, Role.AUDITOR)).encode()).hexdigest()
 
 
-def verify(envelopes: Sequence[Envelope]) -> Verdict:
-    """Check a whole game log; see the module's docstring."""
+def verify(envelopes: Sequence[Logged], rating: RatingModel | None = None) -> Verdict:
+    """Check a whole game log; see the module's docstring. A rating change is recomputed by ``rating``; a log
+    that holds one fails without a model to check it with."""
     seed_status = "not revealed"
     try:
-        record, seed_status = _verify(list(envelopes))
+        record, seed_status = _verify(list(envelopes), rating)
     except _Failure as failure:
         return Verdict(False, len(envelopes), None, seed_status, failure.version, failure.reason)
     return Verdict(True, len(envelopes), state_hash(record), seed_status)
 
 
-def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
+def _verify(envelopes: list[Logged], rating: RatingModel | None) -> tuple[Record, str]:
     if not envelopes:
         raise _Failure(0, "the log is empty")
     broken = verify_chain(envelopes)
@@ -142,7 +147,7 @@ def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
     i = 1 + count
     while i < len(envelopes):
         head = envelopes[i]
-        expected, length = _command(record, head, envelopes, i, seed, salt)
+        expected, length = _command(record, head, envelopes, i, seed, salt, rating)
         group = envelopes[i : i + length]
         if expected is not None:
             seat = head.seat if head.type == "MoveMade" else None
@@ -152,7 +157,7 @@ def _verify(envelopes: list[Envelope]) -> tuple[Record, str]:
     return record, "verified" if seed is not None else "not revealed"
 
 
-def turn_boundaries(envelopes: Sequence[Envelope], seed: bytes | None = None, salt: bytes = b"") -> list[int]:
+def turn_boundaries(envelopes: Sequence[Logged], seed: bytes | None = None, salt: bytes = b"") -> list[int]:
     """The versions between turns while the game runs: the end of the deal, then the end of each
     whole command (a move with its effects, a timeout with its moves, grouped as :func:`verify`
     groups them) that leaves the game running. A command that ends the game, the seed's reveal and
@@ -173,7 +178,7 @@ def turn_boundaries(envelopes: Sequence[Envelope], seed: bytes | None = None, sa
         record = _fold(record, envelopes[1:i])
         found = [i]
         while i < len(envelopes) and not record.over:
-            _, length = _command(record, envelopes[i], envelopes, i, seed, salt)
+            _, length = _command(record, envelopes[i], envelopes, i, seed, salt, _as_logged)
             if i + length > len(envelopes):
                 break
             record = _fold(record, envelopes[i : i + length])
@@ -186,7 +191,13 @@ def turn_boundaries(envelopes: Sequence[Envelope], seed: bytes | None = None, sa
 
 
 def _command(
-    record: Record, head: Envelope, envelopes: list[Envelope], i: int, seed: bytes | None, salt: bytes
+    record: Record,
+    head: Logged,
+    envelopes: list[Logged],
+    i: int,
+    seed: bytes | None,
+    salt: bytes,
+    rating: RatingModel | None,
 ) -> tuple[list[Event] | None, int]:
     """The events the command starting at ``head`` must have produced (None where they cannot be
     recomputed yet: random timeout moves before the seed is revealed), and how many envelopes it spans."""
@@ -218,7 +229,7 @@ def _command(
         expected = score_command(record)
         if not expected:
             raise _Failure(head.version, "the game was scored twice, or before it was over")
-        expected += _ratings(record, expected, envelopes, i + len(expected))
+        expected += _ratings(record, expected, envelopes, i + len(expected), rating)
     if finishes(record, expected):
         if seed is None:
             raise _Failure(head.version, "the game ended here but its seed was not revealed")
@@ -226,23 +237,32 @@ def _command(
     return expected, len(expected)
 
 
-def _ratings(record: Record, scoring: list[Event], envelopes: list[Envelope], at: int) -> list[Event]:
+def _ratings(
+    record: Record, scoring: list[Event], envelopes: list[Logged], at: int, rating: RatingModel | None
+) -> list[Event]:
     """The ``RatingsUpdated`` that must follow the scoring, if the log has one at ``at``: recomputed by the
     model from the ``before`` ratings it records, for the game's own rated players, seats and ranks."""
     if at >= len(envelopes) or envelopes[at].type != "RatingsUpdated":
         return []
     got = envelopes[at]
+    if rating is None:
+        raise _Failure(got.version, "the log changes ratings, and this verifier has no rating model to check it")
     scored = scoring[0]
     assert isinstance(scored, GameScored)
     try:
         logged = contract.decode_event(SERVICE_EVENTS, got.type, got.payload)
         assert isinstance(logged, RatingsUpdated)
-        return [ratings.replay(record.created, scored, logged)]
+        return [rating(record.created, scored, logged)]
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise _Failure(got.version, f"the rating change does not fit the game: {error}") from None
 
 
-def _answer(record: Record, head: Envelope) -> list[Event]:
+def _as_logged(created: GameCreated, scored: GameScored, logged: RatingsUpdated) -> RatingsUpdated:
+    """A rating model that takes the logged change as it is: enough to tell where a command ends."""
+    return logged
+
+
+def _answer(record: Record, head: Logged) -> list[Event]:
     """The events of a challenge's answer, checked against the challenges still open."""
     answer = contract.decode_event(SERVICE_EVENTS, head.type, head.payload)
     try:
@@ -256,7 +276,7 @@ def _answer(record: Record, head: Envelope) -> list[Event]:
 
 def _compare(
     expected: Sequence[Event],
-    actual: Sequence[Envelope],
+    actual: Sequence[Logged],
     seat: int | None,
     version: int,
     what: str,
@@ -280,7 +300,7 @@ def _compare(
             raise _Failure(got.version, f"{what}: the {type_name} event's visibility differs from the rules'")
 
 
-def _same_event(expected: Event, got: Envelope, game_events: Mapping[str, type[Event]]) -> bool:
+def _same_event(expected: Event, got: Logged, game_events: Mapping[str, type[Event]]) -> bool:
     """Whether a stored payload decodes to the expected event: a field added later with a default
     (such as ``SeedRevealed.salt``) is absent from the payloads of older games."""
     types = SERVICE_EVENTS if got.type in SERVICE_EVENTS else game_events
@@ -300,7 +320,7 @@ def revealed(seed: bytes, salt: bytes) -> SeedRevealed:
     return SeedRevealed(seed=seed.hex(), salt=salt.hex()) if salt else SeedRevealed(seed=seed.hex())
 
 
-def _revealed_seed(envelopes: list[Envelope], record: Record) -> tuple[bytes | None, bytes]:
+def _revealed_seed(envelopes: list[Logged], record: Record) -> tuple[bytes | None, bytes]:
     for envelope in envelopes:
         if envelope.type == "SeedRevealed":
             try:
@@ -314,7 +334,7 @@ def _revealed_seed(envelopes: list[Envelope], record: Record) -> tuple[bytes | N
     return None, b""
 
 
-def _fold(record: Record, envelopes: Sequence[Envelope]) -> Record:
+def _fold(record: Record, envelopes: Sequence[Logged]) -> Record:
     for envelope in envelopes:
         try:
             record = fold_envelope(record, envelope)
@@ -323,7 +343,7 @@ def _fold(record: Record, envelopes: Sequence[Envelope]) -> Record:
     return record
 
 
-def _describe(head: Envelope) -> str:
+def _describe(head: Logged) -> str:
     if head.type == "MoveMade":
         return f"seat {head.seat}'s move at version {head.version}"
     if head.type == "TurnTimedOut":
