@@ -231,8 +231,9 @@ def redis_client(url: str, cluster: bool = False) -> Any:
     return redis.Redis.from_url(url, health_check_interval=30, **options)
 
 
-def build_service(settings: Settings) -> Any:
-    """The game service over the configured Redis, wired to wake the workers; the built-in bots are
+def build_service(settings: Settings, store: Any = None) -> Any:
+    """The game service over the configured Redis, wired to wake the workers, or over ``store`` (such as a
+    :class:`~events.memory.MemoryStore`, which no worker can see, so nothing wakes them); the built-in bots are
     registered as the ladder's reference players (once: a repeat changes nothing)."""
     from events.keys import Keyspace
     from events.store import RedisStore
@@ -241,11 +242,12 @@ def build_service(settings: Settings) -> Any:
     from workers.tasks import wake_relay_soon
 
     load_games(settings)
-    store = RedisStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
+    if store is None:
+        store = RedisStore(redis_client(settings.require_redis(), settings.redis_cluster), Keyspace(settings.namespace))
     service = GameService(
         store,
         snapshot_every=settings.snapshot_every,
-        on_append=wake_relay_soon,
+        on_append=wake_relay_soon if isinstance(store, RedisStore) else None,
         public_url=settings.public_url,
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
@@ -253,8 +255,9 @@ def build_service(settings: Settings) -> Any:
     return service
 
 
-def create_app(settings: Settings | None = None) -> Flask:
-    """The Flask application: the JSON API, its OpenAPI document and docs."""
+def create_app(settings: Settings | None = None, store: Any = None) -> Flask:
+    """The Flask application: the JSON API, its OpenAPI document and docs, over the configured Redis or
+    ``store`` (see :func:`build_service`)."""
     from api import init_api
     from api.cors import install as install_cors
     from web import init_web
@@ -264,7 +267,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.extensions["orrery.settings"] = settings
     app.config["CELERY"] = celery_config(settings)
-    app.extensions["orrery.service"] = build_service(settings)
+    app.extensions["orrery.service"] = build_service(settings, store)
     celery_init_app(app)
     init_api(app)
     install_cors(app, settings.cors_origins)

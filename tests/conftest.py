@@ -130,6 +130,35 @@ def app(settings: Any) -> Any:
     return flask_app
 
 
+@pytest.fixture(scope="session")
+def memory_app(settings: Any) -> Any:
+    """An app like ``app`` over an in-memory store of its own: for suites of the API and the service that
+    need neither Redis nor a worker. A suite opts in by overriding ``app`` and ``service`` with
+    :func:`on_memory`."""
+    from app import create_app
+    from events.keys import Keyspace
+    from events.memory import MemoryStore
+
+    flask_app = create_app(settings, MemoryStore(Keyspace(f"{NAMESPACE}-memory")))
+    flask_app.config["TESTING"] = True
+    return flask_app
+
+
+def on_memory() -> tuple[Any, Any]:
+    """Module-level ``app`` and ``service`` fixtures over :func:`memory_app`; use as
+    ``app, service = on_memory()`` in a test module."""
+
+    @pytest.fixture(scope="module")
+    def app(memory_app: Any) -> Any:
+        return memory_app
+
+    @pytest.fixture(scope="module")
+    def service(app: Any) -> Any:
+        return app.extensions["orrery.service"]
+
+    return app, service
+
+
 @pytest.fixture
 def client(app: Any) -> Any:
     return app.test_client()

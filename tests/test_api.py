@@ -9,7 +9,11 @@ from typing import Any
 import pytest
 
 from service.games import GameService
+from tests.conftest import on_memory
 from tests.support.seeds import strong_seed
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 FIXED_SEED = strong_seed("fixed-seed").decode()
 

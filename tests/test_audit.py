@@ -16,8 +16,11 @@ from domain.table.record import SERVICE_EVENTS
 from domain.table.verify import verify
 from events.envelope import GENESIS_HASH, Envelope, seal
 from service.games import GameService, SeatSpec
-from tests.conftest import ROOT
+from tests.conftest import ROOT, on_memory
 from tests.support.seeds import strong_seed
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
 

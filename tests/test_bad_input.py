@@ -21,7 +21,10 @@ from api.schemas import MAX_MOVE_CHARS
 from domain.homeworlds.position import MAX_NAME_LENGTH
 from service.games import GameService
 from service.json_guard import MAX_DEPTH, MAX_STRING_CHARS, loads, nesting_depth
-from tests.conftest import served_api
+from tests.conftest import on_memory, served_api
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 DEEP = 20_000
 HUGE_INT = "9" * 5000

@@ -6,6 +6,11 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import on_memory
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
+
 URL = "http://127.0.0.1:9/bot"
 
 

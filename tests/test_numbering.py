@@ -16,7 +16,11 @@ from domain.homeworlds.game import Homeworlds1
 from domain.planet_unknown import GAME as PU
 from domain.planet_unknown.moves import parse_move
 from service.games import GameService, SeatSpec
+from tests.conftest import on_memory
 from tests.support.seeds import strong_seed
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 SQUARE = re.compile(r"^[a-l](?:[1-9]|1[0-2])$")
 

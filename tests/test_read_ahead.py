@@ -11,7 +11,11 @@ import pytest
 
 from domain.table.verify import state_hash
 from service.games import GameService
+from tests.conftest import on_memory
 from tests.support.seeds import strong_seed
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 SQUARES = ("a1", "a2", "b1", "b2")
 

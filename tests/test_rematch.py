@@ -6,6 +6,10 @@ from typing import Any
 
 from domain.contract import Role
 from service.games import GameService, SeatSpec
+from tests.conftest import on_memory
+
+app, service = on_memory()
+"""Neither Redis nor a worker is needed here: the app and its service run over an in-memory store."""
 
 WIN = ("a1", "a2", "b1", "b2", "c1")
 
