@@ -287,6 +287,16 @@ def test_forwarded_addresses_count_only_behind_a_trusted_proxy(limited: Any) -> 
     error_of(again, 429, "too_many_requests")
 
 
+def test_a_forged_forwarded_address_is_only_a_name_in_its_own_window(limited: Any) -> None:
+    client = limited(limit_create="1/minute", trust_proxy=1).test_client()
+    for forged in ("{b00}", "}{", "a}b{c", "*", "x" * 2000, "\u00e9t\u00e9", ""):
+        first = client.post("/v1/games", json=TWO_SEATS, headers={"X-Forwarded-For": forged})
+        assert first.status_code in (201, 429), (forged, first.status_code)
+        again = client.post("/v1/games", json=TWO_SEATS, headers={"X-Forwarded-For": forged})
+        error_of(again, 429, "too_many_requests")
+        assert again.json["error"]["limit"] == 1 and int(again.headers["Retry-After"]) >= 1
+
+
 def test_a_bad_token_flood_gets_429s(limited: Any) -> None:
     client = limited(limit_bad_token="5/minute").test_client()
     game = client.post("/v1/games", json=TWO_SEATS).json
