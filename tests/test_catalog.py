@@ -12,7 +12,7 @@ from domain.planet_unknown import GAME as PU
 from domain.planet_unknown import data
 from domain.planet_unknown.board import square_name
 from domain.planet_unknown.events import TilePlaced
-from domain.planet_unknown.moves import parse_move
+from domain.planet_unknown.moves import Deploy, parse_move
 from domain.table.seats import TABLE_OPTIONS
 
 
@@ -103,7 +103,7 @@ def test_planet_squares_are_named_as_moves_name_them(catalog: dict[str, Any]) ->
         printed = data.planets()[planet["slug"]]
         assert planet["squares"] == [square_name(s) for s in sorted(printed.squares)]
         assert all(
-            parse_move(f"deploy {name}").square == s
+            parse_move(f"deploy {name}") == Deploy(s)
             for name, s in zip(planet["squares"], sorted(printed.squares), strict=True)
         )
 

@@ -14,7 +14,7 @@ from domain.contract import InvalidMoveError, NotYourTurnError
 from domain.homeworlds import GAME as HW
 from domain.homeworlds.game import Homeworlds1
 from domain.planet_unknown import GAME as PU
-from domain.planet_unknown.moves import parse_move
+from domain.planet_unknown.moves import Place, parse_move
 from service.games import GameService, SeatSpec
 from tests.conftest import on_memory
 from tests.support.seeds import strong_seed
@@ -184,5 +184,7 @@ class TestOneSquareForm:
         """Moves stored under ``planet-unknown-3`` are decided again when such a game is verified."""
         old = contract.get("planet-unknown", "planet-unknown-3")
         state, move = placing()
-        row, column = divmod(parse_move(move).square or 0, 12)
+        place = parse_move(move)
+        assert isinstance(place, Place)
+        row, column = divmod(place.square, 12)
         assert old.decide(state, 0, move | {"anchor": [row, column]}) == PU.decide(state, 0, move)

@@ -17,7 +17,7 @@ from . import rules, scoring
 from .board import terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets, private_objectives
 from .model import Seat, State
-from .moves import Action, Move
+from .moves import Action, Move, Rotate
 from .powers import corporation
 
 
@@ -135,7 +135,7 @@ def greedy(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int 
     for move in moves:
         if move.action is Action.CONFIRM:
             value = baseline
-        elif move.action is Action.ROTATE:
+        elif isinstance(move, Rotate):
             value = _rotation_value(state, seat, move.rotation)
         else:
             after = state

@@ -7,6 +7,7 @@ import enum
 from typing import Any
 
 from .data import TRACKS, Terrain
+from .literal import render
 
 GARAGE = -1
 DESTROYED = -2
@@ -63,7 +64,7 @@ OPTIONAL = frozenset({Kind.COLLECT, Kind.DESTROY, Kind.CLEAR, Kind.TELEPORT, Kin
 """Benefits a player may leave unused unless ``forced``; confirming discards them (like unused rover movement)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class Benefit:
     """A benefit waiting for its owner to resolve it.
 
@@ -146,8 +147,11 @@ class Benefit:
             return "place a stored patch"
         return k.value
 
+    def __repr__(self) -> str:
+        return render(self)
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class Seat:
     """One player's planet and corporation board.
 
@@ -204,8 +208,11 @@ class Seat:
         """The position of the tracker of ``terrain``."""
         return self.tracks[TRACKS.index(terrain)]
 
+    def __repr__(self) -> str:
+        return render(self)
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class Rulings:
     """How the rules settle six points where rules ``planet-unknown-4`` strayed from the cards and the
     rulebook (issue 17). Every flag is on from rules ``planet-unknown-5``; :data:`RULINGS_4` turns them
@@ -228,6 +235,9 @@ class Rulings:
     once_per_round: bool = True
     end_game_gains_once: bool = True
 
+    def __repr__(self) -> str:
+        return render(self)
+
 
 RULINGS_4 = Rulings(
     compulsory_events=False,
@@ -240,7 +250,7 @@ RULINGS_4 = Rulings(
 """The rulings of rules ``planet-unknown-4`` (and 3): none of issue 17's."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class State:
     """A whole game. ``stacks`` lists the 12 station stacks (outer 0-5, inner 6-11), top tile first;
     ``revealed[k]`` says whether stack k's top tile is face up.
@@ -288,3 +298,7 @@ class State:
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]
+
+    def __repr__(self) -> str:
+        """The expression that builds the state (:func:`.notation.parse_state` reads it back)."""
+        return render(self)

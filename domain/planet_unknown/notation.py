@@ -1,4 +1,5 @@
-"""A one-line text form of a player's planet and corporation board.
+"""The position notation: a one-line text form of a player's planet and corporation board
+(:func:`print_seat`), and of a whole game (:func:`print_state`).
 
 ``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
 [sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards] [corp:slug]
@@ -21,18 +22,25 @@ Fields at their default are left out.
 >>> text = "ksb-4156 12/12/12/12/12/5cCe4/5t6/12/12/12/12/12 t:3.0.2.1.5 met:g6 rov:f7,g"
 >>> print_seat(parse_seat(text)) == text
 True
+
+A whole game is its shared state on the first line, as the code :func:`repr` writes with no seats,
+then each seat's line, each followed by an indented line with the seat's turn (pending benefits,
+stage, hand of objectives...) as code, when it is not at its defaults. ``repr(state)`` is the same
+state as one expression; :func:`parse_state` reads either form.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from .board import mask_of, parse_square, square_name
 from .data import SIZE, TRACKS, Terrain, planets
-from .model import DESTROYED, GARAGE, Seat
+from .literal import read, render
+from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Rulings, Seat, Stage, State
 from .moves import parse_spot
 from .powers import CORPORATIONS, STANDARD
-from .rules import new_seat
+from .setup import new_seat
 
 _LETTERS = set("cwbrtepCWBRTE")
 
@@ -186,3 +194,57 @@ def parse_seat(text: str) -> Seat:
     if any(p > corp.top(t) for t, p in zip(TRACKS, seat.tracks, strict=True)):
         raise ValueError("t: a position beyond the top of its track")
     return seat
+
+
+NAMES: dict[str, Any] = {c.__name__: c for c in (State, Seat, Benefit, Rulings, Phase, Stage, Kind, Terrain)}
+"""The names the code of a state uses."""
+_BOARD = frozenset(
+    {"planet", "corporation", "cover", "covered", "lifepods", "meteorites", "rovers", "tracks", "lifepods_collected"}
+    | {"meteorites_collected", "last_tile", "stored_patches", "hand", "meteor_symbols", "flux", "once_used"}
+    | {"track_pods", "pod_slots", "lanes"}
+)
+"""The seat fields :func:`print_seat` writes."""
+
+
+def _turn(seat: Seat) -> dict[str, Any]:
+    """The seat's fields that :func:`print_seat` leaves out, where they differ from their defaults."""
+    out = {}
+    for field in dataclasses.fields(Seat):
+        value = getattr(seat, field.name)
+        if field.name not in _BOARD and value != field.default:
+            out[field.name] = value
+    return out
+
+
+def print_state(state: State) -> str:
+    """The text form of the whole game (see the module's docstring)."""
+    lines = [render(dataclasses.replace(state, seats=()))]
+    for seat in state.seats:
+        lines.append(print_seat(seat))
+        if turn := _turn(seat):
+            lines.append("  " + render(turn))
+    return "\n".join(lines)
+
+
+def parse_state(text: str) -> State:
+    """Read a game from :func:`print_state`'s form or from ``repr(state)``; raises ValueError."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise ValueError("an empty position")
+    shared = read(lines[0], NAMES)
+    if not isinstance(shared, State):
+        raise ValueError("the first line is the shared state: State(...)")
+    if len(lines) == 1:
+        return shared
+    seats: list[Seat] = []
+    for line in lines[1:]:
+        if line.startswith(" "):
+            if not seats:
+                raise ValueError("a seat's turn comes after its seat")
+            turn = read(line, NAMES)
+            if not isinstance(turn, dict) or not set(turn) <= {f.name for f in dataclasses.fields(Seat)} - _BOARD:
+                raise ValueError(f"not a seat's turn: {line.strip()!r}")
+            seats[-1] = dataclasses.replace(seats[-1], **turn)
+        else:
+            seats.append(parse_seat(line))
+    return dataclasses.replace(shared, seats=tuple(seats))

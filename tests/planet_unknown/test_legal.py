@@ -13,7 +13,7 @@ from domain.planet_unknown import GAME
 from domain.planet_unknown.board import ROTATIONS, footprint, neighbours
 from domain.planet_unknown.data import planets
 from domain.planet_unknown.model import Stage, State
-from domain.planet_unknown.moves import Action, Move, parse_move
+from domain.planet_unknown.moves import Place, parse_move
 from domain.planet_unknown.powers import tech_level
 from domain.planet_unknown.rules import offered, tile_placements
 
@@ -84,7 +84,7 @@ def test_decide_accepts_exactly_the_listed_placements() -> None:
         listed = set()
         for raw in GAME.legal_moves(state, seat):
             move = parse_move(raw)
-            if move.action is Action.PLACE:
+            if isinstance(move, Place):
                 assert move.tile is not None and move.square is not None
                 listed.add(picture(move.tile, move.square, move.rotation, move.flip))
         accepted = set()
@@ -92,7 +92,7 @@ def test_decide_accepts_exactly_the_listed_placements() -> None:
             for anchor in range(144):
                 for rotation in ROTATIONS:
                     for flip in (False, True):
-                        move = Move(Action.PLACE, tile=tile, square=anchor, rotation=rotation, flip=flip)
+                        move = Place(tile=tile, square=anchor, rotation=rotation, flip=flip)
                         try:
                             GAME.decide(state, seat, move.to_json())
                         except IllegalMoveError:
