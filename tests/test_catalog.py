@@ -69,7 +69,7 @@ def test_games_with_their_options_and_bots(catalog: dict[str, Any]) -> None:
         "table": True,
     }
     assert games["homeworlds"]["bots"] == ["greedy", "random", "search"]
-    assert games["planet-unknown"]["bots"] == ["greedy", "random"]
+    assert games["planet-unknown"]["bots"] == ["greedy", "random", "search"]
 
 
 def test_the_homeworlds_piece_set(catalog: dict[str, Any]) -> None:

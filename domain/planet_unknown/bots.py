@@ -1,17 +1,20 @@
-"""Move choosers for built-in bots: ``random`` and ``greedy``.
+"""Move choosers for built-in bots: ``random``, ``greedy`` and ``search``, registered in :data:`BOTS`.
 
-Both take ``(view, seat, rng[, think_ms])`` and return a legal move of that seat in
+Each takes ``(view, seat, rng[, think_ms])`` and returns a legal move of that seat in
 the JSON form :meth:`PlanetUnknown.decide` takes. ``view`` is the seat's
 :class:`~domain.contract.SeatView`: its state holds stand-ins for every hidden fact
 (:mod:`~domain.planet_unknown.seat_state`), so what ``greedy`` plays ahead on is what the seat knows.
+``search`` (:mod:`~domain.planet_unknown.search`) plans the whole turn on a determinisation of the view.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random as _random
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from domain.contract import JSON, SeatView
+from domain.contract import JSON, Bot, SeatView
 
 from . import rules, scoring
 from .board import terrain_of
@@ -19,6 +22,7 @@ from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets,
 from .model import Seat, State
 from .moves import Action, Move, Rotate
 from .powers import corporation
+from .search import search
 
 
 def random(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int = 0) -> JSON:
@@ -156,3 +160,7 @@ def _rotation_value(state: State, seat: int, rotation: int) -> float:
     """For the commander: how many tiles its own depot would offer that it can place."""
     turned = dataclasses.replace(state, rotation=rotation)
     return float(sum(1 for t in rules.offered(turned, seat) if rules.can_place(turned, seat, t)))
+
+
+BOTS: Mapping[str, Bot] = MappingProxyType({"random": random, "greedy": greedy, "search": search})
+"""The built-in bots by name."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any
 
 from domain.contract import (
@@ -106,7 +105,7 @@ class PlanetUnknown:
     seat_counts = range(1, 7)
     options: Sequence[Option] = OPTIONS
     events: Mapping[str, type[Event]] = EVENTS
-    bots: Mapping[str, Bot] = MappingProxyType({"random": choosers.random, "greedy": choosers.greedy})
+    bots: Mapping[str, Bot] = choosers.BOTS
     pass_move: JSON | None = None
 
     def initial(self, seats: int, options: Mapping[str, JSON]) -> State:
@@ -140,11 +139,7 @@ class PlanetUnknown:
         """Check ``move`` (JSON object or text form) and return its events and the automatic ones after it."""
         if state.phase is Phase.OVER:
             raise GameOverError("the game is over")
-        out = rules.decide(state, seat, parse_move(move, legacy=self.legacy_moves))
-        for event in out:
-            state = rules.evolve(state, event)
-        _, more = rules.settle(state)
-        return out + more
+        return rules.play(state, seat, parse_move(move, legacy=self.legacy_moves))[1]
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event without validating it."""

@@ -34,7 +34,7 @@ from .reading import (
     to_act,
 )
 from .setup import PLANET, PRIVATE_OBJECTIVES_DEALT, SOLO_OBJECTIVES, deal, events_on, initial, new_seat
-from .turn import decide, legal_moves
+from .turn import decide, legal_moves, play
 
 __all__ = [
     "CIV_RAISE_TO",
@@ -65,6 +65,7 @@ __all__ = [
     "offered",
     "patch_squares",
     "pick_options",
+    "play",
     "possible",
     "power_levels",
     "regress_choice",

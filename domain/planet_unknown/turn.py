@@ -16,6 +16,8 @@ from .benefits.base import Decider
 from .benefits.place import placed, placements
 from .benefits.rotate import ORIENTATIONS
 from .data import TRACKS
+from .flow import settle
+from .fold import evolve
 from .model import Phase, Seat, Stage, State
 from .moves import Action, Confirm, Move, Place, Power, Reject, Rotate, Rover, Setup, Take
 from .powers import CORPORATIONS
@@ -74,6 +76,16 @@ _RESOLVING: Mapping[Action, Decider] = {
     Action.POWER: _power,
 }
 """What decides each move while a seat resolves its benefits."""
+
+
+def play(state: State, seat_index: int, move: Move) -> tuple[State, list[Event]]:
+    """``move`` decided and applied, with the automatic events after it: the state it leads to, and every event
+    (the move's, then the automatic ones). Raises RuleError as :func:`decide` does."""
+    out = decide(state, seat_index, move)
+    for event in out:
+        state = evolve(state, event)
+    state, more = settle(state)
+    return state, out + more
 
 
 def decide(state: State, seat_index: int, move: Move) -> list[Event]:

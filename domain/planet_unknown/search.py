@@ -1,0 +1,547 @@
+"""The ``search`` bot: plans a whole turn (tile, placement, benefits, rover moves) and plays it.
+
+A turn is every move a seat makes between two stops: from choosing its tile to confirming, the
+resolution of an event card, a civ-card slot, the commander's rotation and the draft after it. The bot
+plans the turn it is in on a determinisation of its view (:mod:`.determinise`: the face-down station
+tiles drawn at random from those it has not seen), never on the true state, which it is not given:
+
+1. every legal move now is played once and rated by :func:`evaluate`;
+2. from the best rated, in order, a narrow beam search completes the turn (each step keeps the few
+   best positions, equal positions once); each complete turn is rated at its end, with what was left
+   pending counting nothing;
+3. when the time is up (``think_ms``, 0 for :data:`DEFAULT_THINK_MS`) the first move of the best
+   complete turn is played.
+
+The rest of the planned turn is remembered, keyed by the exact view it expects next, so the following
+moves of the turn are played at once; any other view is planned afresh. The memory is only a speed-up:
+a bot without it would plan again (``use_plans=False``).
+"""
+
+from __future__ import annotations
+
+import math
+import random as _random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from domain.contract import JSON, RuleError, SeatView
+
+from . import rules, scoring
+from . import seat_state as seat_states
+from .board import neighbours, terrain_of
+from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
+from .determinise import determinise
+from .model import Kind, Phase, Seat, State
+from .moves import Move
+from .powers import corporation, tech_level
+
+DEFAULT_THINK_MS = 1000
+"""The budget per move when none is given (``think_ms`` 0); the figures in the README were measured with it."""
+ROOT_SHARE = 0.45
+"""The share of the budget the first step (rating every move now) may use before completions start."""
+BEAM = 3
+"""Positions kept per step while completing a turn."""
+MAX_STEPS = 24
+"""Moves planned in one turn at most."""
+METEORITE_SHARE = 0.4
+"""How much of a row's or column's promise is left per meteorite on it (a rover must take it away)."""
+ENGINE = 0.8
+"""Worth of each square of rover movement an advance of the rover track gives, while the game has long to go."""
+HOLE_SHARE = {1: 0.35, 2: 0.6, 3: 0.85}
+"""How much of a row's or column's promise is left per square of it in an uncovered area this small
+(few tiles, or only a biomass patch, fit there)."""
+TECH_WORTH = (0.0, 2.0, 2.5, 3.5, 5.0, 6.0)
+"""Worth of reaching each tech level (cumulative) while the game has long to go: for Universal Coalition
+1 places tiles anywhere, 3 adds rover movement, 4 doubles water, 5 stops meteorites."""
+LINE_WEIGHT = 1.0
+"""Weight of the rows' and columns' promise (see :func:`evaluate`)."""
+SAFETY = 0.85
+"""The share of ``think_ms`` the search may spend (the rest covers the bookkeeping around it)."""
+
+_PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
+_PLAN_LIMIT = 512
+_COVER_CACHE: dict[tuple[Any, ...], tuple[int, float, int, float]] = {}
+_COVER_LIMIT = 50_000
+_PLANS_LOCK = threading.Lock()
+
+
+# --- Evaluation -----------------------------------------------------------------------------------
+
+
+def remaining(state: State, seat: int) -> float:
+    """A rough share (0-1) of the game still to play: events left in the deck, else uncovered squares."""
+    s = state.seats[seat]
+    squares = planets()[s.planet].squares
+    share = sum(1 for q in squares if not s.cover[q]) / max(1, len(squares))
+    if state.event_deck or state.events_drawn:
+        share = min(share, len(state.event_deck) / max(1, len(state.event_deck) + state.events_drawn))
+    if state.last_round or state.phase is Phase.END_GAME:
+        return 0.0
+    return share
+
+
+def _lines(seat: Seat) -> list[list[int]]:
+    squares = planets()[seat.planet].squares
+    out = []
+    for line in range(2 * SIZE):
+        cells = [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
+        out.append([q for q in cells if q in squares])
+    return out
+
+
+def _holes(seat: Seat) -> dict[int, int]:
+    """Uncovered grid squares in an uncovered area of 1 to 3 squares, with the area's size."""
+    squares = planets()[seat.planet].squares
+    todo = {q for q in squares if not seat.cover[q]}
+    out: dict[int, int] = {}
+    while todo:
+        stack = [todo.pop()]
+        area = []
+        while stack:
+            q = stack.pop()
+            area.append(q)
+            for n in neighbours(q):
+                if n in todo:
+                    todo.remove(n)
+                    stack.append(n)
+        if len(area) <= 3:
+            out.update((q, len(area)) for q in area)
+    return out
+
+
+_COVER_CONDITIONS = frozenset(
+    {
+        "rectangle_of_terrain",
+        "one_area_with_resource_icons",
+        "no_uncovered_ice",
+        "no_uncovered_land",
+        "resource_icons_on_planet_at_most",
+    }
+)
+
+
+def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
+    """What depends only on the seat's planet: (line medals, line promise, cover objectives met, their promise)."""
+    key = (seat.planet, seat.cover, seat.meteorites, seat.private_objectives)
+    found = _COVER_CACHE.get(key)
+    if found is not None:
+        return found
+    planet = planets()[seat.planet]
+    holes = _holes(seat)
+    promise = 0.0
+    for line, cells in enumerate(_lines(seat)):
+        if not cells:
+            continue
+        covered = sum(1 for q in cells if seat.cover[q])
+        blocked = sum(1 for q in cells if q in seat.meteorites)
+        if covered == len(cells) and not blocked:
+            continue
+        medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+        share = (covered / len(cells)) ** 2 * medal * METEORITE_SHARE**blocked
+        for q in cells:
+            size = holes.get(q)
+            if size is not None:
+                share *= HOLE_SHARE[size]
+        promise += share
+    met = 0
+    objective_promise = 0.0
+    for card_id in seat.private_objectives:
+        card = private_objectives()[card_id]
+        if card.condition not in _COVER_CONDITIONS:
+            continue
+        progress = _cover_progress(seat, card_id)
+        if (progress >= 1.0 or card.condition == "resource_icons_on_planet_at_most") and scoring.private_met(
+            seat, card_id
+        ):
+            met += 1
+        else:
+            objective_promise += _promise(card_id, min(progress, 0.9))
+    found = (scoring.planet_medals(seat), promise, met, objective_promise)
+    if len(_COVER_CACHE) >= _COVER_LIMIT:
+        _COVER_CACHE.clear()
+    _COVER_CACHE[key] = found
+    return found
+
+
+def _cover_progress(seat: Seat, card_id: int) -> float:
+    """A share (0-1) of the way to a private objective that depends on the planet only."""
+    card = private_objectives()[card_id]
+    c = card.condition
+    if c in ("no_uncovered_ice", "no_uncovered_land"):
+        planet = planets()[seat.planet]
+        cells = [q for q in planet.squares if (q in planet.ice) is (c == "no_uncovered_ice")]
+        return sum(1 for q in cells if seat.cover[q]) / len(cells) if cells else 1.0
+    if c == "one_area_with_resource_icons":
+        assert card.terrain is not None
+        best = max(
+            (sum(1 for q in area if seat.cover[q].isupper()) for area in scoring.area_squares(seat, card.terrain)),
+            default=0,
+        )
+        return min(1.0, best / int(card.params["min_icons"]))
+    if c == "rectangle_of_terrain":
+        assert card.terrain is not None
+        height, width = card.params["size"]
+        best = _window(seat, card.terrain, height, width)
+        if card.params.get("either_orientation"):
+            best = max(best, _window(seat, card.terrain, width, height))
+        return best / (height * width)
+    return 0.0
+
+
+def _window(seat: Seat, terrain: Terrain, height: int, width: int) -> int:
+    """The most squares of ``terrain`` in a ``height`` x ``width`` block of the planet holding no other terrain."""
+    squares = planets()[seat.planet].squares
+    best = 0
+    for top in range(SIZE - height + 1):
+        for left in range(SIZE - width + 1):
+            count = 0
+            for q in (top * SIZE + left + r * SIZE + c for r in range(height) for c in range(width)):
+                letter = seat.cover[q]
+                if q not in squares or (letter and terrain_of(letter) is not terrain):
+                    count = -1
+                    break
+                if letter:
+                    count += 1
+            best = max(best, count)
+    return best
+
+
+_TRACK_CACHE: dict[tuple[Any, ...], tuple[float, float, float]] = {}
+
+
+def _track_terms(seat: Seat) -> tuple[float, float, float]:
+    """(track medals now, promise of the next medals: the share of the way there times the gain, rover
+    movement per advance of the rover track)."""
+    key = (seat.corporation, seat.tracks, seat.lanes, seat.flux)
+    found = _TRACK_CACHE.get(key)
+    if found is None:
+        found = _TRACK_CACHE[key] = _track_terms_of(seat)
+        if len(_TRACK_CACHE) > _COVER_LIMIT:
+            _TRACK_CACHE.clear()
+    return found
+
+
+def _track_terms_of(seat: Seat) -> tuple[float, float, float]:
+    corp = corporation(seat)
+    medals = 0.0
+    promise = 0.0
+    for track in TRACKS:
+        spaces = corp.spaces(track)
+        position = min(seat.track(track), len(spaces) - 1)
+        current = max(space.medal for space in spaces[: position + 1])
+        medals += current
+        behind = max((k for k in range(position + 1) if spaces[k].medal), default=0)
+        ahead = next((k for k in range(position + 1, len(spaces)) if spaces[k].medal > current), None)
+        if ahead is not None:
+            promise += (spaces[ahead].medal - current) * (position - behind + 1) / (ahead - behind + 1)
+    rover = corp.spaces(Terrain.ROVER)
+    at = min(seat.track(Terrain.ROVER), len(rover) - 1)
+    movement = max((space.rover_moves for space in rover[: at + 1]), default=0)
+    return medals, promise, float(movement)
+
+
+def _step_value(seat: Seat, track: Terrain) -> float:
+    """What one more advance on ``track`` is roughly worth, for a benefit not yet used."""
+    spaces = corporation(seat).spaces(track)
+    position = seat.track(track)
+    if position + 1 >= len(spaces):
+        return 0.1
+    space = spaces[position + 1]
+    current = max(s.medal for s in spaces[: position + 1])
+    value = 0.4 + max(0, space.medal - current) + 0.3 * bool(space.synergy)
+    value += 1.0 * bool(space.civ_rank) + 0.5 * bool(space.rover) + 0.3 * bool(space.patch)
+    value += 0.3 * bool(space.tech_level) + 0.1 * space.rover_moves
+    return value
+
+
+def _pending_value(seat: Seat) -> float:
+    value = 0.0
+    for benefit in seat.pending:
+        if benefit.kind is Kind.ADVANCE and benefit.track is not None:
+            value += _step_value(seat, benefit.track)
+        elif benefit.kind is Kind.CHOOSE:
+            options = [t for t in (benefit.options or TRACKS) if t not in benefit.chosen]
+            best = max((_step_value(seat, t) for t in options), default=0.0)
+            value += best * max(1, benefit.count - len(benefit.chosen)) * benefit.steps
+        elif not benefit.optional:
+            value += 0.5
+        else:
+            value += 0.3
+    return value + 0.15 * seat.moves
+
+
+def evaluate(state: State, seat: int, *, final: bool = False) -> float:
+    """The medals the seat would score now, plus what it is on its way to, weighed by the game left.
+
+    Scored now: rows and columns, tracks, lifepods, meteorites, civ cards, the objectives met. On its way:
+    each unfinished row or column (its medal times the square of its covered share, halved with a
+    meteorite on it, less with a hole that no tile fits), each track's next medal (the share of the way
+    there), the next group of 3 meteorites, the private objectives not met yet, the rovers (nearer to a
+    lifepod or meteorite is better). With ``final`` (the end of a turn) benefits and rover movement left
+    pending count nothing; otherwise a rough worth each.
+    """
+    s = state.seats[seat]
+    rest = remaining(state, seat)
+    lines, line_promise, cover_met, cover_promise = _cover_terms(s)
+    tracks, track_promise, movement = _track_terms(s)
+    value = float(lines + tracks)
+    value += scoring.lifepod_medals(s) + scoring.meteorite_medals(s) + scoring.civ_medals(s)
+    value += PRIVATE_OBJECTIVE_MEDALS * cover_met
+    objective_promise = cover_promise
+    for card_id in s.private_objectives:
+        if private_objectives()[card_id].condition in _COVER_CONDITIONS:
+            continue
+        if scoring.private_met(s, card_id):
+            value += PRIVATE_OBJECTIVE_MEDALS
+        else:
+            objective_promise += _promise(card_id, _other_progress(s, card_id))
+    weight = min(1.0, 2.5 * rest)
+    if state.players > 1 and (state.objectives or state.shared_objectives):
+        value += _neighbour_objectives(state, seat, weight)
+    value += weight * (
+        LINE_WEIGHT * line_promise + 0.6 * track_promise + 0.8 * PRIVATE_OBJECTIVE_MEDALS * objective_promise
+    )
+    value += weight * 0.7 * (s.meteorites_collected % 3) / 3
+    value += weight * (ENGINE * movement + TECH_WORTH[min(tech_level(s), len(TECH_WORTH) - 1)])
+    targets = s.lifepods | s.meteorites
+    for at in s.rovers:
+        if at >= 0:
+            value += 0.8 * weight
+            if targets:
+                distance = min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
+                value -= 0.1 * weight * min(distance, 8)
+    if not final:
+        value += _pending_value(s)
+    return value
+
+
+_EASE = {
+    "rectangle_of_terrain": 0.2,
+    "one_area_with_resource_icons": 0.3,
+    "tracker_at_maximum": 0.25,
+    "meteorites_collected_at_least": 0.05,
+    "lifepods_collected_more_than_meteorites_collected": 0.2,
+    "no_uncovered_ice": 0.2,
+    "no_uncovered_land": 0.05,
+}
+"""A guess at how often each kind of private objective is met, before any progress (which to reject)."""
+
+
+def _promise(card_id: int, progress: float) -> float:
+    card = private_objectives()[card_id]
+    ease = _EASE.get(card.condition, 0.2)
+    if card.condition == "tracker_at_maximum" and card.params.get("track") == "water":
+        ease = 0.6
+    return ease + (1 - ease) * progress**1.5
+
+
+def _neighbour_objectives(state: State, seat: int, weight: float) -> float:
+    """The neighbour objectives' medals now, blended (by ``weight``, the game left) with a softer count
+    that also rewards widening a lead or narrowing a gap."""
+    hard = float(sum(scoring.objective_medals(state, only=seat)[seat].values()))
+    if weight <= 0:
+        return hard
+    soft = 0.0
+    for card_id, a, b in scoring.objective_pairs(state):
+        if seat not in (a, b):
+            continue
+        card = objectives()[card_id]
+        sign = 1 if card.most else -1
+        other = b if seat == a else a
+        margin = sign * (
+            scoring.metric(state.seats[seat], card.metric, card.terrain)
+            - scoring.metric(state.seats[other], card.metric, card.terrain)
+        )
+        soft += 2.5 + 2.5 * math.tanh(margin / 2)
+    shared = sum(v for k, v in scoring.objective_medals(state, only=seat)[seat].items() if k.startswith("shared"))
+    return (1 - weight) * hard + weight * (soft + shared)
+
+
+def _other_progress(seat: Seat, card_id: int) -> float:
+    card = private_objectives()[card_id]
+    c = card.condition
+    if c == "tracker_at_maximum":
+        track = Terrain(card.params["track"])
+        return seat.track(track) / corporation(seat).top(track)
+    if c == "meteorites_collected_at_least":
+        return min(1.0, seat.meteorites_collected / int(card.params["min"]))
+    if c == "lifepods_collected_more_than_meteorites_collected":
+        return 0.5
+    return 0.0
+
+
+# --- Planning -------------------------------------------------------------------------------------
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _Clock:
+    """The search's deadline and, for tests, a cap on the positions it may play."""
+
+    def __init__(self, deadline: float, nodes: int | None) -> None:
+        self.deadline = deadline
+        self.nodes = nodes
+        self.used = 0
+
+    def tick(self) -> None:
+        self.used += 1
+        if (self.nodes is not None and self.used > self.nodes) or time.perf_counter() > self.deadline:
+            raise _OutOfTime
+
+
+def _play(state: State, seat: int, move: Move) -> State:
+    return rules.play(state, seat, move)[0]
+
+
+def _is_confirm(move: Move) -> bool:
+    return bool(move.to_json().get("action") == "confirm")
+
+
+def plan_turn(
+    view: State,
+    seat: int,
+    rng: _random.Random,
+    *,
+    deadline: float,
+    nodes: int | None = None,
+    evaluator: Callable[..., float] = evaluate,
+) -> list[Move]:
+    """The best complete turn found for ``seat`` from its ``view`` before ``deadline`` (a
+    :func:`time.perf_counter` value) or within ``nodes`` positions; at least one legal move."""
+    world = determinise(view, rng)
+    start = (world.round, world.phase)
+    clock = _Clock(deadline, nodes)
+    root_moves = list(rules.legal_moves(world, seat))
+    best: tuple[float, list[Move]] = (float("-inf"), root_moves[:1])
+
+    def ended(after: State) -> bool:
+        if seat not in rules.to_act(after) or after.round != start[0]:
+            return True
+        return after.phase != start[1] and start[1] is not Phase.ROTATION
+
+    def offer(value: float, line: list[Move]) -> None:
+        nonlocal best
+        if value > best[0]:
+            best = (value, line)
+
+    started = time.perf_counter()
+    root_cut = started + ROOT_SHARE * max(0.0, deadline - started)
+    rated: list[tuple[float, int, State, Move]] = []
+    try:
+        for n, move in enumerate(root_moves):
+            if n and time.perf_counter() > root_cut:
+                break
+            clock.tick()
+            if _is_confirm(move):
+                offer(evaluator(world, seat, final=True), [move])
+                continue
+            try:
+                after = _play(world, seat, move)
+            except RuleError:
+                continue
+            if ended(after):
+                offer(evaluator(after, seat, final=True), [move])
+            else:
+                rated.append((evaluator(after, seat), n, after, move))
+        rated.sort(key=lambda r: (-r[0], r[1]))
+        for _, _, after, move in rated:
+            _complete(after, [move], seat, clock, ended, offer, evaluator)
+    except _OutOfTime:
+        pass
+    if best[0] == float("-inf") and rated:
+        return [rated[0][3]]
+    return best[1]
+
+
+def _complete(
+    state: State,
+    line: list[Move],
+    seat: int,
+    clock: _Clock,
+    ended: Callable[[State], bool],
+    offer: Callable[[float, list[Move]], None],
+    evaluator: Callable[..., float],
+) -> None:
+    """Beam search from ``state`` to the end of the turn, offering every complete turn it finds."""
+    frontier: list[tuple[State, list[Move]]] = [(state, line)]
+    for _ in range(MAX_STEPS):
+        children: dict[Any, tuple[float, State, list[Move]]] = {}
+        for node, path in frontier:
+            for move in rules.legal_moves(node, seat):
+                clock.tick()
+                if _is_confirm(move):
+                    offer(evaluator(node, seat, final=True), [*path, move])
+                    continue
+                try:
+                    after = _play(node, seat, move)
+                except RuleError:
+                    continue
+                if ended(after):
+                    offer(evaluator(after, seat, final=True), [*path, move])
+                    continue
+                key = (after.seats[seat], after.phase)
+                value = evaluator(after, seat)
+                if key not in children or children[key][0] < value:
+                    children[key] = (value, after, [*path, move])
+        if not children:
+            return
+        ranked = sorted(children.values(), key=lambda c: -c[0])[:BEAM]
+        frontier = [(after, path) for _, after, path in ranked]
+
+
+def _remember(view: State, seat: int, line: list[Move]) -> None:
+    """Key each move of the planned turn by the view the seat should see when it is due."""
+    state = view
+    for move in line:
+        with _PLANS_LOCK:
+            _PLANS[(seat, state)] = move.to_json()
+            _PLANS.move_to_end((seat, state))
+            while len(_PLANS) > _PLAN_LIMIT:
+                _PLANS.popitem(last=False)
+        if _is_confirm(move):
+            return
+        try:
+            after = _play(state, seat, move)
+        except RuleError:
+            return
+        if seat not in rules.to_act(after):
+            return
+        state = seat_states.seat_state(after, seat)
+
+
+def choose(
+    view: SeatView[State],
+    seat: int,
+    rng: _random.Random,
+    think_ms: int,
+    *,
+    nodes: int | None = None,
+    use_plans: bool = True,
+) -> JSON:
+    """The ``search`` move: see the module's docstring. ``nodes`` caps the positions played (tests)."""
+    started = time.perf_counter()
+    state = view.state
+    moves = list(rules.legal_moves(state, seat))
+    if not moves:
+        raise ValueError(f"seat {seat} has no move now")
+    if len(moves) == 1:
+        return moves[0].to_json()
+    if use_plans:
+        planned = _PLANS.get((seat, state))
+        if planned is not None:
+            return planned
+    budget = (think_ms if think_ms > 0 else DEFAULT_THINK_MS) / 1000
+    line = plan_turn(state, seat, rng, deadline=started + SAFETY * budget, nodes=nodes)
+    if use_plans:
+        _remember(state, seat, line)
+    return line[0].to_json()
+
+
+def search(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int = DEFAULT_THINK_MS) -> JSON:
+    """Plan the whole turn on a determinisation of the seat's view and play its first move (see the module)."""
+    return choose(view, seat, rng, think_ms)
