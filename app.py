@@ -573,6 +573,12 @@ def cli_parser() -> argparse.ArgumentParser:
     arena.add_argument("-n", "--games", type=_positive_int, default=100, help="how many games, first seat alternating")
     arena.add_argument("--think-ms", type=_positive_int, default=200, help="each bot's time budget per move, in ms")
     arena.add_argument("--seed", default="arena", help="the match's seed; the same seed plays the same match")
+    arena.add_argument(
+        "--max-plies",
+        type=_positive_int,
+        default=2000,
+        help="stop a game unfinished (a draw) after this many moves",
+    )
 
     ladder = command(
         "ladder", "play N rated ladder games between built-in bots in this process and print the leaderboard"
@@ -609,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "up":
             return up(args.host, args.port, Path(args.data_dir))
         if args.command == "arena":
-            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed)
+            return run_arena(args.game, args.bot_a, args.bot_b, args.games, args.think_ms, args.seed, args.max_plies)
         if args.command == "ladder":
             return run_ladder(args.game, args.games, args.players, args.think_ms)
         if args.command == "play":
@@ -629,9 +635,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str) -> int:
+def run_arena(
+    game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int, seed: str, max_plies: int = 2000
+) -> int:
     """``orrery arena``: a match between two built-in bots, with no service; prints the score."""
-    from domain.arena import play_match, progress_bar
+    from domain.arena import arena_bots, play_match, progress_bar
 
     load_games(Settings.from_env())
     try:
@@ -639,11 +647,14 @@ def run_arena(game_name: str, bot_a: str, bot_b: str, games: int, think_ms: int,
     except KeyError:
         print(f"orrery: no game {game_name!r}; known: {', '.join(contract.names())}", file=sys.stderr)
         return 2
+    known = arena_bots(game)
     for bot in (bot_a, bot_b):
-        if bot not in game.bots:
-            print(f"orrery: {game_name} has no bot {bot!r}; it has: {', '.join(sorted(game.bots))}", file=sys.stderr)
+        if bot not in known:
+            print(f"orrery: {game_name} has no bot {bot!r}; it has: {', '.join(sorted(known))}", file=sys.stderr)
             return 2
-    result = play_match(game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"))
+    result = play_match(
+        game, bot_a, bot_b, games, think_ms=think_ms, seed=seed, progress=progress_bar("arena"), max_plies=max_plies
+    )
     print(result.summary())
     return 0
 

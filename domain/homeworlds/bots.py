@@ -1,4 +1,4 @@
-"""Built-in bots: ``random``, ``greedy`` and ``search``.
+"""Built-in bots: ``random``, ``greedy`` and ``search``, and ``search-v1`` for the arena only.
 
 Each takes ``(view, seat, rng, think_ms)``, ``view`` being the seat's
 :class:`~domain.contract.SeatView`, and returns a legal turn of ``seat`` in SDG notation.
@@ -14,12 +14,14 @@ import random as _random
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from domain.arena import register_reference_bots
 from domain.contract import JSON, Bot, SeatView
 
 from .movegen import successors
 from .notation import Turn
 from .position import Position
 from .search import greedy_turn, search_turn
+from .search_v1 import search_turn as search_v1_turn
 from .state import HomeworldsState, with_home_name
 
 SAMPLE = 2000
@@ -61,18 +63,32 @@ def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
 
 
 def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
-    """Two turns ahead within ``think_ms``: the turn whose worst enemy reply evaluates best.
+    """The strongest bot: wins at once if it can, never allows a win in one it can avoid, within ``think_ms``.
 
-    Wins at once if it can; otherwise candidates, best-evaluated first, are scored by
-    the enemy's best reply (all replies generated, so enemy wins are seen), with
-    alpha-beta cut-offs, until the budget less a margin is spent; falls back to the
-    ``greedy`` choice if no candidate was searched. See
-    :func:`~domain.homeworlds.search.search_turn`.
+    Candidates, best-evaluated first, are proven safe against an enemy win in one, then
+    scored by the enemy's best reply (alpha-beta cut-offs, replies the bot could punish
+    with a win at once discounted, threats of a win rewarded), until the budget is
+    spent; as the game drags on it presses harder on the enemy homeworld. See
+    :mod:`~domain.homeworlds.search`.
     """
     state = view.state
     _check(state, seat)
     return str(with_home_name(state, seat, search_turn(state.position, state.rules, rng, think_ms, state.turn)))
 
 
+def search_v1(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
+    """The first ``search`` (two turns ahead, the worst enemy reply among the first few hundred), kept as a
+    reference for the arena. See :mod:`~domain.homeworlds.search_v1`."""
+    state = view.state
+    _check(state, seat)
+    turn = search_v1_turn(state.position, state.rules, rng, think_ms, state.turn)
+    return str(with_home_name(state, seat, turn))
+
+
 BOTS: Mapping[str, Bot] = MappingProxyType({"random": random, "greedy": greedy, "search": search})
 """The built-in bots by name, as :attr:`~domain.homeworlds.game.Homeworlds.bots` offers them."""
+
+REFERENCE_BOTS: Mapping[str, Bot] = MappingProxyType({"search-v1": search_v1})
+"""Bots kept for the arena only (``orrery arena``), not offered by the service: ``search-v1``."""
+
+register_reference_bots("homeworlds", REFERENCE_BOTS)

@@ -215,4 +215,54 @@ def setup_score(position: Position, player: int) -> float:
     return score
 
 
-__all__ = ["WIN", "evaluate", "evaluate_systems", "pressure_at", "setup_score", "side_terms"]
+def capture_threat(systems: tuple[int, ...], player: int) -> float:
+    """What ``player``, on move, could gain by captures this turn, in evaluation units (a rough estimate).
+
+    A capture takes an enemy ship no larger than one's largest ship in its system: with
+    red there (a star or one's own ship), one capture; with a red ship of size ``n``
+    sacrificed anywhere, ``n`` captures anywhere, less the sacrificed ship. A captured
+    ship changes sides, so it counts twice. The search adds a share of this to the
+    evaluation of the side on move, which sees threats one turn beyond its horizon.
+    """
+    mask = PILE_MASK
+    my_shift = 24 if player == 0 else 48
+    op_shift = 48 if player == 0 else 24
+    targets: list[float] = []
+    single = 0.0
+    red = 0
+    for s in systems:
+        mine = (s >> my_shift) & mask
+        if not mine:
+            continue
+        st = _stats(mine)
+        if st[3] & 1:
+            red = max(red, _largest_red(mine))
+        theirs = (s >> op_shift) & mask
+        if not theirs:
+            continue
+        reach = st[4]
+        here: list[float] = []
+        for k in range(12):
+            n = (theirs >> (2 * k)) & 3
+            if n and SIZE_OF[k] <= reach:
+                here += [SHIP_VALUE[SIZE_OF[k]]] * n
+        if not here:
+            continue
+        targets += here
+        if (facts(s & mask).colours | st[3]) & 1:
+            single = max(single, max(here))
+    best = single
+    if red and targets:
+        targets.sort(reverse=True)
+        best = max(best, sum(targets[:red]) - SHIP_VALUE[red] / 2)
+    return 20.0 * best
+
+
+def _largest_red(pile: int) -> int:
+    for size in (3, 2, 1):
+        if (pile >> (2 * (size - 1))) & 3:
+            return size
+    return 0
+
+
+__all__ = ["WIN", "capture_threat", "evaluate", "evaluate_systems", "pressure_at", "setup_score", "side_terms"]

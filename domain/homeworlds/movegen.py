@@ -17,6 +17,7 @@ for a win walks depth-first, which reaches a win sooner.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
@@ -75,6 +76,29 @@ def winning_turn(position: Position, rules: Rules = OFFICIAL) -> Turn | None:
     return None
 
 
+class OutOfTime(Exception):
+    """A search passed its deadline before it was done."""
+
+
+def winning_turn_by(
+    position: Position, deadline: float, rules: Rules = OFFICIAL, colours: int = 15
+) -> tuple[Turn | None, bool]:
+    """:func:`winning_turn` that gives up at ``deadline`` (a :func:`time.monotonic` value).
+
+    Returns the winning turn or None, and whether the search finished (so that None means no win).
+    ``colours`` (bit ``c`` for colour ``c``) limits the basic actions and sacrifices tried to those
+    colours, for a caller that knows no turn of the other colours can win.
+    """
+    if position.outcome() is not None or not position.has_set_up(position.to_move):
+        return None, True
+    try:
+        for path, *_ in _search(position, True, deadline, colours=colours):
+            return _turn(path), True
+    except OutOfTime:
+        return None, False
+    return None, True
+
+
 def turn_to(position: Position, target: Position, rules: Rules = OFFICIAL) -> Turn | None:
     """A legal turn that leads to ``target`` (compared by :meth:`Position.key`), or None; stops when found."""
     wanted = target.key()
@@ -130,7 +154,13 @@ def _next_name(names: tuple[str, ...]) -> str:
     return f"New{n}"
 
 
-def _search(position: Position, stop_at_win: bool) -> Iterator[_Found]:
+def _search(
+    position: Position,
+    stop_at_win: bool,
+    deadline: float | None = None,
+    depth_first: bool = False,
+    colours: int = 15,
+) -> Iterator[_Found]:
     me = position.to_move
     opp = 1 - me
     my_shift = SHIP_SHIFT[me]
@@ -145,10 +175,12 @@ def _search(position: Position, stop_at_win: bool) -> Iterator[_Found]:
         [(start, position.names, position.bank, MAIN, None)]
     )
     seen.add((*sorted(start), MAIN))
-    take = stack.pop if stop_at_win else stack.popleft
+    take = stack.pop if stop_at_win or depth_first else stack.popleft
 
     while stack:
         systems, names, bank, phase, path = take()
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime
 
         final = systems
         fnames = names
@@ -226,9 +258,11 @@ def _search(position: Position, stop_at_win: bool) -> Iterator[_Found]:
                 if phase == MAIN:
                     available = facts(s & mask).colours | own_facts.colours
                     for c in range(4):
-                        if available >> c & 1:
+                        if (available & colours) >> c & 1:
                             _actions(c, i, systems, names, bank, own_facts, star_sizes, my_shift, op_shift, DONE, add)
                     for k in own_facts.distinct:
+                        if not colours >> COLOUR_OF[k] & 1:
+                            continue
                         unit = UNIT[k] << my_shift
                         t = s - unit
                         after = SIZE_OF[k] * 4 + COLOUR_OF[k]
@@ -253,12 +287,23 @@ def _search(position: Position, stop_at_win: bool) -> Iterator[_Found]:
 
         if stop_at_win:
             children.reverse()
+            children.sort(key=_win_order, reverse=True)
         for child in children:
             csystems, cnames, cbank, cphase, step = child
             key = (*sorted(csystems), cphase)
             if key not in seen:
                 seen.add(key)
                 stack.append((csystems, cnames, cbank, cphase, (step, path)))
+
+
+_SACRIFICE_ORDER = (1, 4, 3, 2)
+"""The order in which the search for a win tries sacrifices, by colour: red (few captures to
+try), then blue, green, and yellow last (moves reach the most positions)."""
+
+
+def _win_order(child: _Child) -> int:
+    step = child[4]
+    return _SACRIFICE_ORDER[COLOUR_OF[step[1]]] if step[0] == "s" and isinstance(step[1], int) else 0
 
 
 def _actions(
@@ -389,4 +434,4 @@ def _setups(position: Position, rules: Rules) -> Iterator[_Found]:
             yield (step, None), systems, (*position.names, name), bank - need
 
 
-__all__ = ["count_turns", "legal_turns", "successors", "turn_to", "winning_turn"]
+__all__ = ["OutOfTime", "count_turns", "legal_turns", "successors", "turn_to", "winning_turn", "winning_turn_by"]

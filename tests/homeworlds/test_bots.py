@@ -9,6 +9,7 @@ import time
 import pytest
 
 from domain import contract
+from domain.arena import arena_bots, play_match
 from domain.contract import seat_view
 from domain.homeworlds import GAME, HomeworldsState, Outcome, Position, Rules, Turn, bots, play, winning_turn
 from domain.homeworlds.evaluation import WIN, evaluate, pressure_at
@@ -27,6 +28,7 @@ def state_of(text: str) -> HomeworldsState:
 
 def test_the_bots_are_registered() -> None:
     assert set(GAME.bots) == {"random", "greedy", "search"}
+    assert set(arena_bots(GAME)) == {"random", "greedy", "search", "search-v1"}
 
 
 @pytest.mark.parametrize("puzzle", WINNING_PUZZLES, ids=lambda p: p[0])
@@ -114,3 +116,11 @@ def test_evaluation_is_antisymmetric_and_decides_finished_games() -> None:
     assert evaluate(lost, 0) == WIN
     assert evaluate(lost, 1) == -WIN
     assert pressure_at(1) == 1.0 < pressure_at(200)
+
+
+def test_the_arena_seats_the_reference_bot_and_stops_games_at_the_cap() -> None:
+    result = play_match(GAME, "search", "search-v1", 2, think_ms=5, seed="cap", max_plies=6)
+    assert [g.plies for g in result.games] == [6, 6]
+    assert result.unfinished == 2
+    assert "2 stopped at the ply limit" in result.summary()
+    assert result.a.slowest_ms > 0 and result.a.mean_think_ms <= result.a.slowest_ms
