@@ -131,9 +131,9 @@ def post_updates(service: GameService, record: Record) -> list[int]:
             store.post_inbox(owner, f"start:{record.game_id}:{seat}", _dumps(game_start_event(service, record, seat)))
         finished = record.cancelled is not None or (record.over and record.scored is not None)
         if finished:
+            store.release_bot_game(bot_id, record.game_id)
             body = _dumps(game_finish_event(record, seat, bot_id))
             store.post_inbox(owner, f"finish:{record.game_id}:{seat}", body)
-            store.release_bot_game(bot_id, record.game_id)
     return new_challenges
 
 

@@ -30,7 +30,7 @@ Bots = Sequence[dict[str, Any] | None]
 """The bot of each seat (None: a human)."""
 
 RANDOM: dict[str, Any] = {"builtin": "random", "think_ms": 1}
-GREEDY: dict[str, Any] = {"builtin": "greedy", "think_ms": 1}
+GREEDY: dict[str, Any] = {"builtin": "greedy", "think_ms": 50}
 SEARCH: dict[str, Any] = {"builtin": "search", "think_ms": 1}
 
 
