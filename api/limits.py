@@ -169,6 +169,8 @@ class RateLimits:
             except RateLimited as refused:
                 response, _ = error_response(429, refused.code, str(refused), **refused.details)
                 response.status_code = 429
+            except redis.RedisError:
+                pass  # the answer already says what failed; the store that cannot count it is down
         if response.status_code == 401 and "Authorization" in request.headers and request.blueprint != "health":
             with contextlib.suppress(redis.RedisError):
                 self.store.take_rate([lim.window() for lim in self.bad_token], now_ms=_now_ms(), member=_member())

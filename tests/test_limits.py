@@ -328,3 +328,22 @@ def test_moves_are_limited_per_token_and_per_address(limited: Any, redis_url: st
     namespace = app.extensions["orrery.settings"].namespace
     stored = [k.decode() for k in redis.Redis.from_url(redis_url).scan_iter(f"{namespace}:limits:*")]
     assert stored and not any(s["token"] in key for s in game["seats"] for key in stored)
+
+
+def test_a_store_that_stops_answering_mid_move_gives_503s_not_500s(memory_app: Any, monkeypatch: Any) -> None:
+    client = memory_app.test_client()
+    game = client.post("/v1/games", json=TWO_SEATS).json
+    seat = game["to_act"][0]
+    mover = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    store = memory_app.extensions["orrery.service"].store
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise redis.ConnectionError("the store went away")
+
+    monkeypatch.setattr(store, "take_rate", down)
+    monkeypatch.setattr(store, "take_rate_and_glance", down)
+    url = f"/v1/games/{game['id']}/moves"
+    error_of(client.post(url, json={"move": "a1"}, headers=mover), 503, "store_unavailable")
+    refused = client.post(url, json={"move": 7, "expected_version": "x"}, headers=mover)
+    assert refused.status_code in (400, 503), refused.status_code
+    error_of(client.post("/v1/games", json=TWO_SEATS), 503, "store_unavailable")
