@@ -200,7 +200,7 @@ def resign(svc: GameService, game_id: str) -> None:
 class TestSearchAgainstRandom:
     def test_after_50_ladder_games_search_is_rated_above_random(self, fresh: GameService) -> None:
         """Real games through the ladder's rounds, the service's moves and its scoring, in this process."""
-        ladder = Ladder(fresh, think_ms=5, players=[SEARCH, RANDOM], references_meet=True)
+        ladder = Ladder(fresh, think_ms=20, players=[SEARCH, RANDOM], references_meet=True)
         played = run(ladder, "homeworlds", 50)
         assert len(played.finished) == 50
         ratings = Ratings(fresh.store)
