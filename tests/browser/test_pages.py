@@ -143,7 +143,7 @@ class TestReplay:
         last = board_picture(page, network)
         shots.take(page, "replay-last")
 
-        with page.expect_response(lambda r: "/board.svg" in r.url) as at_start:
+        with page.expect_response(lambda r: r.url.endswith("/board.svg?at=1")) as at_start:
             slider.fill("1")
         expect(version).to_contain_text("version 1 of")
         first = board_picture(page, network)
@@ -156,7 +156,7 @@ class TestReplay:
         assert stepped != first, "the step button did not change the board"
         shots.take(page, "replay-stepped")
 
-        with page.expect_response(lambda r: "/board.svg" in r.url) as back:
+        with page.expect_response(lambda r: r.url.endswith("/board.svg?at=1")) as back:
             page.get_by_test_id("replay-back").click()
         expect(version).to_contain_text("version 1 of")
         assert back.value.body() == at_start.value.body(), "stepping back did not draw the first position again"
