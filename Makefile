@@ -29,8 +29,12 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy .
 
+# Two test processes (pytest-xdist), one test file at a time each: module fixtures stay whole, and each
+# process has its own namespace, queues and Celery workers. `make test TEST_PROCESSES=0` runs them in one.
+TEST_PROCESSES ?= 2
+
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist loadfile
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
