@@ -239,6 +239,11 @@ return 1
 """
 
 
+_RELEASE_IF_HELD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 _TAKE_STREAM_SLOT = """
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -848,6 +853,7 @@ class RedisStore(EventStore):
         self._apply_ratings = client.register_script(_APPLY_RATINGS)
         self._swap_ladder_pair = client.register_script(_SWAP_LADDER_PAIR)
         self._take_stream_slot = client.register_script(_TAKE_STREAM_SLOT)
+        self._release_if_held = client.register_script(_RELEASE_IF_HELD)
         self._take_rate = client.register_script(_TAKE_RATE)
 
     # --- writing ---------------------------------------------------------
@@ -1274,9 +1280,7 @@ class RedisStore(EventStore):
         return True
 
     def release_inbox_reader(self, owner: str, reader: str) -> None:
-        key = self.keys.inbox_reader(owner)
-        if self.redis.get(key) == reader.encode():
-            self.redis.delete(key)
+        self._release_if_held(keys=[self.keys.inbox_reader(owner)], args=[reader])
 
     def inbox_read_now(self, owner: str) -> bool:
         return bool(self.redis.exists(self.keys.inbox_reader(owner)))

@@ -124,7 +124,9 @@ class TestChallenges:
         frames = list(stream.iter_lines(decode_unicode=True))
         assert "event: end" in frames and any("GameCancelled" in f for f in frames)
 
-    def test_an_unanswered_challenge_times_out(self, client: Any, service: GameService) -> None:
+    def test_an_unanswered_challenge_times_out(self, memory_app: Any) -> None:
+        # On a store of its own: the session's worker sweeps the Redis namespace, and could expire it first.
+        client, service = memory_app.test_client(), memory_app.extensions["orrery.service"]
         bot = register(client)
         game = table(client, bot["id"], challenge_timeout_s=1)
         assert service.expire_challenges(game["id"]) is None
@@ -319,6 +321,7 @@ class TestAccountStream:
                     break
                 got.append(message)
             resumed.close()
+            assert [m["type"] for m in got] == ["challenge", "challenge"], (how, got)
             assert sorted(m["challenge"]["game_id"] for m in got) == sorted(missed), (how, got)
             assert all(m["cursor"] > cursor for m in got)
 
