@@ -6,7 +6,7 @@ import itertools
 import re
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, jsonify, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -198,7 +198,8 @@ class Moves(MethodView):
         events = [service().project(result.record, e, seat) for e in result.events]
         version = events[-1]["version"] if result.duplicate and events else result.record.version
         headers = {"Idempotent-Replayed": "true"} if result.duplicate else {}
-        return {"version": version, "events": events, "duplicate": result.duplicate}, 201, headers
+        # Already in the shape of MoveResult (projected events): sent as is, with no dump by the schema.
+        return jsonify({"version": version, "events": events, "duplicate": result.duplicate}), 201, headers
 
 
 @blp.route("/<game_id>/legal-moves")

@@ -75,11 +75,14 @@ def address_key() -> str:
 
 
 def token_key() -> str:
-    """The hash of the request's bearer token (never the token), or its address when it has none."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return f"token:{token_hash(token.strip())}"
-    return address_key()
+    """The hash of the request's bearer token (never the token), or its address when it has none; worked out
+    once per request."""
+    known: str | None = g.get("orrery_token_key")
+    if known is None:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        known = f"token:{token_hash(token.strip())}" if scheme.lower() == "bearer" and token.strip() else address_key()
+        g.orrery_token_key = known
+    return known
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

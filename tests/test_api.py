@@ -243,6 +243,21 @@ class TestMoveErrors:
         error_of(client.post(url, json={"move": "b1"}, headers=headers), 409, "idempotency_conflict")
         assert stored(service, game["id"]) == (6, 6)
 
+    def test_a_move_answer_is_what_its_schema_documents(self, client: Any) -> None:
+        """The move view sends its answer without dumping it through ``MoveResult``: it must match it exactly."""
+        from api.schemas import MoveResult
+
+        game = create(client)
+        headers = auth(token_of(game, mover(game))) | {"Idempotency-Key": "schema-1"}
+        url = f"/v1/games/{game['id']}/moves"
+        first = client.post(url, json={"move": "a1"}, headers=headers)
+        replay = client.post(url, json={"move": "a1"}, headers=headers)
+        assert replay.json["duplicate"] is True
+        for response in (first, replay):
+            assert response.status_code == 201 and response.mimetype == "application/json"
+            assert MoveResult().validate(response.json) == {}
+            assert MoveResult().dump(response.json) == response.json
+
     def test_413_body_too_large(self, client: Any, service: GameService) -> None:
         game = create(client)
         response = play(client, game, "a" * 100_000)
