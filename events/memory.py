@@ -275,6 +275,7 @@ class MemoryStore(EventStore):
         after: int | None = None,
         token_hash: str | None = None,
         idempotency_key: str | None = None,
+        with_seed: bool = False,
     ) -> Glance:
         with self._lock:
             meta = self.meta(game_id)
@@ -282,7 +283,7 @@ class MemoryStore(EventStore):
             role = g.tokens.get(token_hash) if token_hash else None
             prior = g.idempotency.get(idempotency_key) if idempotency_key else None
             events = [] if after is None else self.read(game_id, after=after)
-            return Glance(meta, role, prior, events)
+            return Glance(meta, role, prior, events, _unseal(g.seed) if with_seed and g.seed is not None else None)
 
     def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
         with self._lock:
@@ -350,8 +351,7 @@ class MemoryStore(EventStore):
             g = self._games.get(game_id)
             if g is None or g.seed is None:
                 raise UnknownGame(game_id)
-            salt, _, seed = g.seed.rpartition(":")
-            return bytes.fromhex(seed), bytes.fromhex(salt)
+            return _unseal(g.seed)
 
     def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
         with self._lock:
@@ -757,3 +757,9 @@ def _outbox_entry(bucket: int, entry_id: tuple[int, int], fields: Mapping[str, s
         finished=fields["finished"] == "1",
         event=fields["event"],
     )
+
+
+def _unseal(stored: str) -> tuple[bytes, bytes]:
+    """The (seed, salt) of a game's stored ``salt:seed`` (hex; ``seed`` alone when it has no salt)."""
+    salt, _, seed = stored.rpartition(":")
+    return bytes.fromhex(seed), bytes.fromhex(salt)

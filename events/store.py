@@ -179,7 +179,9 @@ local prior = false
 if ARGV[3] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[3]) end
 local events = {}
 if ARGV[1] ~= '' then events = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+') end
-return {meta, role, prior, events}
+local seed = false
+if ARGV[4] == '1' then seed = redis.call('GET', KEYS[5]) end
+return {meta, role, prior, events, seed}
 """
 
 _REGISTER_BOT = """
@@ -393,12 +395,14 @@ class Snapshot:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Glance:
     """What one round trip reads of a game: its metadata, a token's role, an idempotency key's
-    stored result (``fingerprint|first|last``) and the events after a version, to the stream's end."""
+    stored result (``fingerprint|first|last``), the events after a version, to the stream's end, and if
+    asked its sealed seed, as :meth:`EventStore.sealed_seed` gives it (for a move that may finish the game)."""
 
     meta: Meta
     role: str | None = None
     prior: str | None = None
     events: list[Envelope] = dataclasses.field(default_factory=list)
+    sealed_seed: tuple[bytes, bytes] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -500,10 +504,11 @@ class EventStore(abc.ABC):
         after: int | None = None,
         token_hash: str | None = None,
         idempotency_key: str | None = None,
+        with_seed: bool = False,
     ) -> Glance:
-        """The game's metadata, the role of ``token_hash``, the stored result of ``idempotency_key`` and
-        the events after version ``after`` to the stream's end (none without ``after``), read atomically
-        in one round trip; :class:`UnknownGame` if there is no such game."""
+        """The game's metadata, the role of ``token_hash``, the stored result of ``idempotency_key``, the
+        events after version ``after`` to the stream's end (none without ``after``) and, ``with_seed``, its
+        sealed seed, read atomically in one round trip; :class:`UnknownGame` if there is no such game."""
 
     @abc.abstractmethod
     def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
@@ -809,12 +814,13 @@ class EventStore(abc.ABC):
         game_id: str,
         after: int | None = None,
         token_hash: str | None = None,
+        with_seed: bool = False,
     ) -> tuple[list[RateCount], Glance | None]:
         """:meth:`take_rate`, then :meth:`glance` (None for an unknown game): a move's rate limits and its
         game, read together. One round trip on one Redis."""
         counts = self.take_rate(windows, now_ms=now_ms, member=member)
         try:
-            return counts, self.glance(game_id, after=after, token_hash=token_hash)
+            return counts, self.glance(game_id, after=after, token_hash=token_hash, with_seed=with_seed)
         except UnknownGame:
             return counts, None
 
@@ -979,10 +985,11 @@ class RedisStore(EventStore):
         after: int | None = None,
         token_hash: str | None = None,
         idempotency_key: str | None = None,
+        with_seed: bool = False,
     ) -> Glance:
         k = self.keys.game(game_id)
-        argv = ["" if after is None else after, token_hash or "", idempotency_key or ""]
-        found = _glance_of(game_id, self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency], args=argv))
+        argv = ["" if after is None else after, token_hash or "", idempotency_key or "", int(with_seed)]
+        found = _glance_of(game_id, self._glance(keys=[k.meta, k.events, k.tokens, k.idempotency, k.seed], args=argv))
         if found is None:
             raise UnknownGame(game_id)
         return found
@@ -1058,8 +1065,7 @@ class RedisStore(EventStore):
         raw = self.redis.get(self.keys.game(game_id).seed)
         if raw is None:
             raise UnknownGame(game_id)
-        salt, _, seed = raw.decode().rpartition(":")
-        return bytes.fromhex(seed), bytes.fromhex(salt)
+        return _unseal(raw)
 
     def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.game(game_id).verdicts, str(version))
@@ -1386,14 +1392,21 @@ class RedisStore(EventStore):
         game_id: str,
         after: int | None = None,
         token_hash: str | None = None,
+        with_seed: bool = False,
     ) -> tuple[list[RateCount], Glance | None]:
         if isinstance(self.redis, redis.RedisCluster) or not windows:
             return super().take_rate_and_glance(
-                windows, now_ms=now_ms, member=member, game_id=game_id, after=after, token_hash=token_hash
+                windows,
+                now_ms=now_ms,
+                member=member,
+                game_id=game_id,
+                after=after,
+                token_hash=token_hash,
+                with_seed=with_seed,
             )
         k = self.keys.game(game_id)
-        glance_keys = [k.meta, k.events, k.tokens, k.idempotency]
-        glance_args = ["" if after is None else after, token_hash or "", ""]
+        glance_keys = [k.meta, k.events, k.tokens, k.idempotency, k.seed]
+        glance_args = ["" if after is None else after, token_hash or "", "", int(with_seed)]
         rate, reply = self._pipelined(
             [(self._take_rate, *self._rate_call(windows, now_ms, member)), (self._glance, glance_keys, glance_args)]
         )
@@ -1445,7 +1458,14 @@ def _glance_of(game_id: str, reply: Sequence[Any]) -> Glance | None:
         return None
     meta = Meta.from_fields(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
     role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
-    return Glance(meta, role, prior, _envelopes(reply[3]))
+    seed = reply[4] if len(reply) > 4 else None
+    return Glance(meta, role, prior, _envelopes(reply[3]), None if seed is None else _unseal(seed))
+
+
+def _unseal(raw: bytes) -> tuple[bytes, bytes]:
+    """The (seed, salt) of a game's stored ``salt:seed`` (hex; ``seed`` alone when it has no salt)."""
+    salt, _, seed = raw.decode().rpartition(":")
+    return bytes.fromhex(seed), bytes.fromhex(salt)
 
 
 def _envelopes(entries: Sequence[tuple[bytes, Any]]) -> list[Envelope]:

@@ -402,14 +402,16 @@ class GameService(Generic[StoreT]):
         if token is None:
             self.head(game_id)
             raise Unauthorized(SEAT_TOKEN_NEEDED)
-        glance, cached = self._glance(game_id, token_hash=token_hash(token), rate=rate)
+        glance, cached = self._glance(game_id, token_hash=token_hash(token), rate=rate, with_seed=True)
         if glance.role is None:
             self._current(game_id, glance, cached)
             raise Unauthorized(NOT_THIS_GAMES_TOKEN)
         seat = _seat_only(_viewer_of_role(glance.role))
         record = self._current(game_id, glance, cached)
         key = None if idempotency_key is None else client_key(seat, idempotency_key)
-        result = self._submit(game_id, seat, move, expected_version=expected_version, key=key, first=record)
+        result = self._submit(
+            game_id, seat, move, expected_version=expected_version, key=key, first=record, seed=glance.sealed_seed
+        )
         return dataclasses.replace(result, seat=seat)
 
     def submit_for_server(
@@ -430,6 +432,7 @@ class GameService(Generic[StoreT]):
         expected_version: int | None,
         key: str | None,
         first: Record | None = None,
+        seed: tuple[bytes, bytes] | None = None,
     ) -> MoveResult:
         fingerprint = hashlib.sha256(canonical({"seat": seat, "move": move}).encode()).hexdigest()
         retrying = _retrying(MAX_ATTEMPTS, _Contended)
@@ -437,7 +440,7 @@ class GameService(Generic[StoreT]):
             for attempt in retrying:
                 with attempt:
                     read, first = first, None
-                    return self._submit_once(game_id, seat, move, expected_version, key, fingerprint, read)
+                    return self._submit_once(game_id, seat, move, expected_version, key, fingerprint, read, seed)
         except _Contended:
             pass
         raise StaleVersion(
@@ -454,9 +457,11 @@ class GameService(Generic[StoreT]):
         key: str | None,
         fingerprint: str,
         record: Record | None = None,
+        seed: tuple[bytes, bytes] | None = None,
     ) -> MoveResult:
         """One try of a move: the game's record (``record`` if just read) and the key's prior result come
-        from one read of the store, then the rules decide and the store appends."""
+        from one read of the store, then the rules decide and the store appends (``seed``: the game's sealed
+        seed, if that read brought it, for a move that finishes the game)."""
         if record is None:
             glance, cached = self._glance(game_id, key=key)
             record, prior = self._current(game_id, glance, cached), glance.prior
@@ -481,7 +486,7 @@ class GameService(Generic[StoreT]):
             raise contract.GameOverError("the game is over; no more moves are taken")
         events = move_command(record, seat, move)
         try:
-            return self._append(record, events, seat, key, fingerprint)
+            return self._append(record, events, seat, key, fingerprint, seed)
         except (VersionConflict, IdempotencyConflict):
             raise _Contended from None
 
@@ -970,22 +975,38 @@ class GameService(Generic[StoreT]):
         return self._current(game_id, *self._glance(game_id))
 
     def _glance(
-        self, game_id: str, *, token_hash: str | None = None, key: str | None = None, rate: RateCheck | None = None
+        self,
+        game_id: str,
+        *,
+        token_hash: str | None = None,
+        key: str | None = None,
+        rate: RateCheck | None = None,
+        with_seed: bool = False,
     ) -> tuple[Glance, Record | None]:
         """One read of the game's metadata, the events after the record this process holds (returned
-        beside it), and if asked a token's role, an idempotency key's stored result or the ``rate`` limits."""
+        beside it), and if asked a token's role, an idempotency key's stored result, the ``rate`` limits or
+        the sealed seed (which a move that finishes the game reveals)."""
         cached = self._cache.get(game_id)
         after = None if cached is None else cached.version
         if rate is not None and key is None:
             counts, found = self.store.take_rate_and_glance(
-                rate.windows, now_ms=_now_ms(), member=rate.member, game_id=game_id, after=after, token_hash=token_hash
+                rate.windows,
+                now_ms=_now_ms(),
+                member=rate.member,
+                game_id=game_id,
+                after=after,
+                token_hash=token_hash,
+                with_seed=with_seed,
             )
             rate.settle(counts)
             if found is None:
                 raise GameNotFound(f"there is no game with id {game_id!r}")
             return found, cached
         try:
-            return self.store.glance(game_id, after=after, token_hash=token_hash, idempotency_key=key), cached
+            glance = self.store.glance(
+                game_id, after=after, token_hash=token_hash, idempotency_key=key, with_seed=with_seed
+            )
+            return glance, cached
         except UnknownGame:
             raise GameNotFound(f"there is no game with id {game_id!r}") from None
 
@@ -1214,12 +1235,18 @@ class GameService(Generic[StoreT]):
         return MoveResult(record, events, duplicate=True)
 
     def _append(
-        self, record: Record, events: Sequence[Event], seat: int | None, key: str | None, fingerprint: str
+        self,
+        record: Record,
+        events: Sequence[Event],
+        seat: int | None,
+        key: str | None,
+        fingerprint: str,
+        seed: tuple[bytes, bytes] | None = None,
     ) -> MoveResult:
         now = _now_ms()
         finishing = finishes(record, events)
         if finishing:
-            events = [*events, revealed(*self.store.sealed_seed(record.game_id))]
+            events = [*events, revealed(*(seed or self.store.sealed_seed(record.game_id)))]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
         new = self._fold(record, envelopes)
         try:

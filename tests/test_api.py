@@ -258,6 +258,25 @@ class TestMoveErrors:
             assert MoveResult().validate(response.json) == {}
             assert MoveResult().dump(response.json) == response.json
 
+    def test_a_finishing_move_reveals_the_seed_its_own_read_brought(
+        self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A move reads the sealed seed with the game, so the move that finishes it needs no read of its own."""
+        game = create(client)
+        seed, salt = service.store.sealed_seed(game["id"])
+
+        def no_second_read(game_id: str) -> tuple[bytes, bytes]:
+            raise AssertionError("the finishing move read the seed again")
+
+        monkeypatch.setattr(service.store, "sealed_seed", no_second_read)
+        for square in ("a1", "a2", "b1", "b2"):
+            assert play(client, game, square).status_code == 201
+            game = client.get(f"/v1/games/{game['id']}").json | {"seats": game["seats"]}
+        finished = play(client, game, "c1")
+        assert finished.status_code == 201, finished.json
+        reveal = [e for e in finished.json["events"] if e["type"] == "SeedRevealed"]
+        assert [e["payload"] for e in reveal] == [{"seed": seed.hex(), "salt": salt.hex()}]
+
     def test_413_body_too_large(self, client: Any, service: GameService) -> None:
         game = create(client)
         response = play(client, game, "a" * 100_000)

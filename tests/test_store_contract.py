@@ -339,7 +339,8 @@ class TestSnapshotsByVersion:
         assert glance.role == "seat:0" and glance.prior == "ab|3|4"
         assert [e.version for e in glance.events] == [3, 4]
         bare = store.glance(game_id)
-        assert (bare.role, bare.prior, bare.events) == (None, None, [])
+        assert (bare.role, bare.prior, bare.events, bare.sealed_seed) == (None, None, [], None)
+        assert store.glance(game_id, with_seed=True).sealed_seed == store.sealed_seed(game_id)
         assert store.glance(game_id, after=4, token_hash="x", idempotency_key="y").events == []
         assert store.prior_result(game_id, "k") == "ab|3|4" and store.prior_result(game_id, "y") is None
         with pytest.raises(UnknownGame):
@@ -512,6 +513,8 @@ class TestServerSide:
         assert glance is not None and glance == store.glance(game_id)
         counts, missing = store.take_rate_and_glance([window], now_ms=6_000, member="m2", game_id="no-such-game")
         assert counts == [RateCount(False, 0, 65_000)] and missing is None
+        _, seeded = store.take_rate_and_glance([window], now_ms=7_000, member="m3", game_id=game_id, with_seed=True)
+        assert seeded is not None and seeded.sealed_seed == store.sealed_seed(game_id)
 
     def test_a_forgotten_script_runs_once_when_rate_windows_and_a_glance_are_read_together(
         self, store: EventStore
