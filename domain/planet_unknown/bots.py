@@ -22,6 +22,7 @@ from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets,
 from .model import Seat, State
 from .moves import Action, Move, Rotate
 from .powers import corporation
+from .progress import objective_share
 from .search import search
 
 
@@ -79,25 +80,15 @@ def objective_progress(seat: Seat, card_id: int) -> float:
     ahead; covering ice or land: the covered share; an area with 6 icons: icons in the best area / 6;
     a block of one terrain: squares of that terrain / block size, halved; at most 5 energy icons: 1.
     """
+    shared = objective_share(seat, card_id)
+    if shared is not None:
+        return shared
     card = private_objectives()[card_id]
     c = card.condition
     if c == "tracker_at_maximum":
         return seat.track(Terrain(card.params["track"])) / TOP
-    if c == "meteorites_collected_at_least":
-        return min(1.0, seat.meteorites_collected / int(card.params["min"]))
     if c == "lifepods_collected_more_than_meteorites_collected":
         return 1.0 if seat.lifepods_collected > seat.meteorites_collected else 0.0
-    if c in ("no_uncovered_ice", "no_uncovered_land"):
-        planet = planets()[seat.planet]
-        squares = [q for q in planet.squares if (q in planet.ice) is (c == "no_uncovered_ice")]
-        return sum(1 for q in squares if seat.cover[q]) / len(squares)
-    if c == "one_area_with_resource_icons":
-        assert card.terrain is not None
-        best = max(
-            (sum(1 for q in area if seat.cover[q].isupper()) for area in scoring.area_squares(seat, card.terrain)),
-            default=0,
-        )
-        return min(1.0, best / int(card.params["min_icons"]))
     if c == "rectangle_of_terrain":
         assert card.terrain is not None
         height, width = card.params["size"]

@@ -29,7 +29,7 @@ def _next_automatic(state: State) -> Event | None:
         if any(s.setup_choice for s in state.seats):
             return ev.SetupRevealed(
                 tuple(s.setup_choice or (s.planet, s.corporation) for s in state.seats),
-                tuple(str(s.setup_flux or "") for s in state.seats),
+                tuple(str(s.setup_track or "") for s in state.seats),
             )
         if any(s.objective_offer for s in state.seats):
             return None

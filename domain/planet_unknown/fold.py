@@ -18,7 +18,7 @@ from .board import footprint, mask_of
 from .data import TRACKS, Terrain, civ_cards, planets, tiles
 from .gains import arrive, card_benefits, claim_space, one_of, placement_benefits
 from .model import DESTROYED, Benefit, Kind, Phase, Seat, Stage, State
-from .powers import corporation
+from .powers import Piece, corporation
 from .setup import new_seat
 
 
@@ -154,7 +154,8 @@ def evolve(state: State, event: Event) -> State:
             start = rovers[rover]
             rovers[rover] = square
             if isinstance(event, ev.RoverMoved):
-                cost = corporation(seat).step_cost(seat, square)
+                cost = corporation(seat).rover_entry(seat, start, square)
+                assert cost is not None, f"a rover may not enter {square}"
                 seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - cost)
             else:
                 seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, event.pending))
@@ -199,7 +200,7 @@ def evolve(state: State, event: Event) -> State:
                 i,
                 lifepods=seat.lifepods - {square},
                 lifepods_collected=seat.lifepods_collected + 1,
-                pending=_use_one(seat.pending, index) + corporation(seat).lifepod_gains(seat),
+                pending=_use_one(seat.pending, index) + corporation(seat).collection_gains(seat, Piece.LIFEPOD),
             )
         case ev.MeteoriteDestroyed(seat=i, square=square, pending=index):
             seat = state.seats[i]
@@ -268,7 +269,7 @@ def _evolve_modules(state: State, event: Event) -> State:
         case ev.SetupDealt(seat=i, planet=planet, corporation=corp):
             return _seat(state, i, setup_offer=(planet, corp))
         case ev.SetupChosen(seat=i, planet=planet, corporation=corp, flux=flux):
-            return _seat(state, i, setup_choice=(planet, corp), setup_flux=Terrain(flux) if flux else None)
+            return _seat(state, i, setup_choice=(planet, corp), setup_track=Terrain(flux) if flux else None)
         case ev.SetupRevealed(choices=picked, flux=fluxes):
             seats = []
             for n, (seat, (planet, corp)) in enumerate(zip(state.seats, picked, strict=True)):
@@ -281,10 +282,10 @@ def _evolve_modules(state: State, event: Event) -> State:
                         corporation=corp,
                         lifepods=fresh.lifepods,
                         rovers=fresh.rovers,
-                        flux=fresh.flux,
+                        corporation_state=fresh.corporation_state,
                         setup_offer=None,
                         setup_choice=None,
-                        setup_flux=None,
+                        setup_track=None,
                     )
                 )
             return dataclasses.replace(state, seats=tuple(seats))
@@ -352,12 +353,12 @@ def _evolve_modules(state: State, event: Event) -> State:
                 i,
                 meteorites=seat.meteorites - {square},
                 meteorites_collected=seat.meteorites_collected + 1,
-                pending=_use_one(seat.pending, index) + corporation(seat).meteorite_gains(seat),
+                pending=_use_one(seat.pending, index) + corporation(seat).collection_gains(seat, Piece.METEORITE),
             )
-        case ev.LifepodMoved(seat=i, origin=origin, target=target, pending=index):
+        case ev.LifepodMoved(seat=i, pending=index):
             seat = state.seats[i]
             seat = dataclasses.replace(seat, pending=_use_one(seat.pending, index))
-            return _put(state, i, corporation(seat).move_lifepod(seat, origin, target))
+            return _put(state, i, corporation(seat).evolve(seat, event))
         case ev.HeightClaimed(seat=i, height=height, pending=index):
             seat = state.seats[i]
             seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
@@ -368,15 +369,17 @@ def _evolve_modules(state: State, event: Event) -> State:
         case ev.SharedObjectiveDrawn(seat=i, cards=cards, pending=index):
             seat = state.seats[i]
             state = dataclasses.replace(state, objective_deck=state.objective_deck[len(cards) :])
-            keep = Benefit(Kind.KEEP)
-            return _seat(state, i, shared_offer=cards, pending=(*_drop(seat.pending, index), keep))
+            seat = dataclasses.replace(seat, pending=(*_drop(seat.pending, index), Benefit(Kind.KEEP)))
+            return _put(state, i, corporation(seat).evolve(seat, event))
         case ev.SharedObjectiveChosen(seat=i, card=card, pending=index):
             seat = state.seats[i]
             state = dataclasses.replace(state, shared_objectives=(*state.shared_objectives, card))
-            return _seat(state, i, shared_offer=(), pending=_drop(seat.pending, index))
-        case ev.FluxChosen(seat=i, track=track, pending=index):
+            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
+            return _put(state, i, corporation(seat).evolve(seat, event))
+        case ev.FluxChosen(seat=i, pending=index):
             seat = state.seats[i]
-            return _seat(state, i, flux=track, pending=_drop(seat.pending, index))
+            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
+            return _put(state, i, corporation(seat).evolve(seat, event))
         case ev.PowerUsed(seat=i, level=level):
             seat = state.seats[i]
             seat = dataclasses.replace(seat, powers_used=(*seat.powers_used, level))

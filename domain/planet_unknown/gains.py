@@ -42,7 +42,7 @@ def energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
             if letter and letter.lower() != "e":
                 found.add(terrain_of(letter))
     corp = corporation(seat)
-    return tuple(t for t in TRACKS if t in found and corp.energy_may_choose(seat, t))
+    return tuple(t for t in TRACKS if t in found and corp.icon_advances(seat, seat, Terrain.ENERGY, t))
 
 
 def tech_energy_options(seat: Seat, squares: list[int]) -> tuple[Terrain, ...]:
@@ -71,7 +71,7 @@ def placement_benefits(before: Seat, seat: Seat, cells: dict[int, TileSquare]) -
     corp = corporation(seat)
     out: list[tuple[Benefit, ...]] = []
     for cell in cells.values():
-        if not cell.icon or not corp.placement_advances(before, seat, cell.terrain):
+        if not cell.icon or not corp.icon_advances(before, seat, cell.terrain, cell.terrain):
             continue
         if cell.terrain is Terrain.ENERGY:
             if options := energy_options(seat, list(cells)):
@@ -144,8 +144,7 @@ def claim_space(state: State, seat: Seat, track: Terrain, space: Space, synergy:
                 gains.append(Benefit(Kind.CIV, rank=space.civ_rank))
             else:
                 changes["civ_queue"] = (*seat.civ_queue, space.civ_rank)
-            gains.extend(corp.civ_milestone_gains(seat, not event_deck.synergy_blocked(state)))
-        gains.extend(corp.arrival_extras(seat, track, space, milestones))
+        gains.extend(corp.arrival_extras(seat, track, space, milestones, not event_deck.synergy_blocked(state)))
     return dataclasses.replace(seat, pending=seat.pending + tuple(gains), **changes)
 
 

@@ -232,12 +232,7 @@ class PlanetUnknown:
                 ],
                 "tracks": {str(t): p for t, p in zip(TRACKS, seat.tracks, strict=True)},
                 "tech_level": powers.tech_level(seat),
-                **({"flux_track": str(seat.flux)} if seat.flux is not None else {}),
-                **(
-                    {"lanes": {str(t): str(TRACKS[n]) for t, n in zip(TRACKS, seat.lanes, strict=True)}}
-                    if seat.lanes
-                    else {}
-                ),
+                **powers.corporation(seat).view_fields(seat),
                 "rovers": [
                     "garage" if r == GARAGE else "destroyed" if r == DESTROYED else square_name(r) for r in seat.rovers
                 ],
@@ -260,7 +255,9 @@ class PlanetUnknown:
                 entry["civ_picks_waiting"] = list(seat.civ_queue)
                 entry["private_objectives"] = _private(seat.private_objectives)
                 entry["objective_offer"] = _private(seat.objective_offer)
-                entry["shared_offer"] = [{"card": c, "name": objectives()[c].name} for c in seat.shared_offer]
+                entry["shared_offer"] = [
+                    {"card": c, "name": objectives()[c].name} for c in powers.corporation(seat).drawn_objectives(seat)
+                ]
                 entry["powers"] = list(rules.power_levels(state, i)) if i in rules.to_act(state) else []
                 entry["civ_choices"] = sorted(
                     {c for b in seat.pending if b.kind is Kind.CIV for c in rules.civ_choices(state, seat, b)}

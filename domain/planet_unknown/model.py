@@ -6,6 +6,7 @@ import dataclasses
 import enum
 from typing import Any
 
+from .corporation_state import CorporationState
 from .data import TRACKS, Terrain
 from .literal import render
 
@@ -159,13 +160,12 @@ class Seat:
     square (upper case when it carries the resource icon), ``p`` for a biomass patch.
     ``rovers`` holds each rover's square, or GARAGE / DESTROYED. Before round 1, with the setup
     choice, ``setup_offer`` is the (planet, corporation) dealt besides the symmetric sides and
-    ``setup_choice`` what the seat chose (applied when every seat has chosen; ``setup_flux`` the
-    Flux track it named). ``flux`` is Flux Industries' flux track; ``once_used`` the once-per-game
-    tech powers already used. ``track_pods`` are Cosmos Inc.'s lifepods on track spaces
-    (track index, position), sorted; ``pod_slots`` Jump Drive's tech slots (1-6 = A-F) holding a
-    lifepod, sorted; ``lanes`` the track index each Makeshift tracker stands on (empty: its own);
-    ``shared_offer`` the objective cards Jump Drive tech F drew, one to keep. ``tile_squares``
-    holds the squares each tile of ``placed`` covers, in the same order.
+    ``setup_choice`` what the seat chose (applied when every seat has chosen; ``setup_track`` the
+    track it named with a corporation that names one, :attr:`.powers.Corporation.setup_tracks`).
+    ``once_used`` holds the once-per-game tech powers already used, ``corporation_state`` the
+    corporation's own state (one class per corporation that has one, defined in its module under
+    :mod:`.corporation_state`; None for the others). ``tile_squares`` holds the squares each tile of
+    ``placed`` covers, in the same order.
     """
 
     planet: str
@@ -196,13 +196,9 @@ class Seat:
     setup_offer: tuple[str, str] | None = None
     powers_used: tuple[int, ...] = ()
     setup_choice: tuple[str, str] | None = None
-    flux: Terrain | None = None
     once_used: tuple[int, ...] = ()
-    setup_flux: Terrain | None = None
-    track_pods: tuple[tuple[int, int], ...] = ()
-    pod_slots: tuple[int, ...] = ()
-    lanes: tuple[int, ...] = ()
-    shared_offer: tuple[int, ...] = ()
+    setup_track: Terrain | None = None
+    corporation_state: CorporationState | None = None
 
     def track(self, terrain: Terrain) -> int:
         """The position of the tracker of ``terrain``."""

@@ -3,7 +3,7 @@
 
 ``<planet> <rows> [t:civ.water.biomass.rover.tech] [pods:squares] [met:squares]
 [sym:squares] [rov:squares] [mc:n] [lc:n] [st:n] [last:squares] [hand:cards] [corp:slug]
-[flux:track] [once:levels] [tp:spaces] [slots:n] [lanes:tracks]``
+[corporation board fields]``
 
 ``rows`` are the 12 rows, top first, joined by ``/``. In a row a number is a run
 of uncovered squares (on or off the grid), a letter is a covered square: ``c w b r
@@ -13,10 +13,11 @@ covered), ``met`` the meteorites on it, ``sym`` the meteor symbols of its tiles
 (default: the squares of ``met``), ``rov`` each rover's square, ``g`` in the
 garage or ``x`` destroyed, ``mc``/``lc`` meteorites/lifepods collected, ``st``
 stored patches, ``last`` the squares of the last tile placed, ``hand`` civ cards,
-``corp`` the corporation when it is not Universal Coalition, ``flux`` Flux Industries'
-flux track when it is not civ, ``once`` the once-per-game tech powers used, ``tp`` Cosmos
-Inc.'s lifepods on track spaces (``tech7``), ``slots`` Jump Drive's tech slots holding a lifepod,
-``lanes`` the track each Makeshift tracker stands on (by colour, board order).
+``corp`` the corporation when it is not Universal Coalition, then the fields of its board
+(:meth:`.powers.Corporation.board_fields`): ``once`` the once-per-game tech powers used, and
+the corporation's own state: ``flux`` Flux Industries' flux track when it is not civ, ``tp``
+Cosmos Inc.'s lifepods on track spaces (``tech7``), ``slots`` Jump Drive's tech slots holding a
+lifepod, ``lanes`` the track each Makeshift tracker stands on (by colour, board order).
 Fields at their default are left out.
 
 >>> text = "ksb-4156 12/12/12/12/12/5cCe4/5t6/12/12/12/12/12 t:3.0.2.1.5 met:g6 rov:f7,g"
@@ -35,10 +36,10 @@ import dataclasses
 from typing import Any
 
 from .board import mask_of, parse_square, square_name
+from .corporation_state import STATE_TYPES
 from .data import SIZE, TRACKS, Terrain, planets
 from .literal import read, render
 from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Rulings, Seat, Stage, State
-from .moves import parse_spot
 from .powers import CORPORATIONS, STANDARD
 from .setup import new_seat
 
@@ -81,16 +82,7 @@ def print_seat(seat: Seat) -> str:
         parts.append("hand:" + ",".join(str(c) for c in seat.hand))
     if seat.corporation != STANDARD:
         parts.append(f"corp:{seat.corporation}")
-    if seat.flux is not None and seat.flux is not CORPORATIONS[seat.corporation].default_flux:
-        parts.append(f"flux:{seat.flux}")
-    if seat.once_used:
-        parts.append("once:" + ",".join(str(level) for level in seat.once_used))
-    if seat.track_pods:
-        parts.append("tp:" + ",".join(f"{TRACKS[t]}{p}" for t, p in seat.track_pods))
-    if seat.pod_slots:
-        parts.append("slots:" + ",".join(str(n) for n in seat.pod_slots))
-    if seat.lanes:
-        parts.append("lanes:" + ".".join(TRACKS[n].value for n in seat.lanes))
+    parts.extend(CORPORATIONS[seat.corporation].board_fields(seat))
     return " ".join(parts)
 
 
@@ -132,8 +124,12 @@ def parse_seat(text: str) -> Seat:
     off_grid = covered - planet.squares
     if off_grid:
         raise ValueError(f"{square_name(min(off_grid))} is covered but is not a grid square")
+    corp_slug = next((f[5:] for f in fields if f.startswith("corp:")), STANDARD)
+    if corp_slug not in CORPORATIONS:
+        raise ValueError(f"unknown corporation {corp_slug!r}")
+    corp = CORPORATIONS[corp_slug]
     seat = dataclasses.replace(
-        new_seat(slug, STANDARD), cover=tuple(cover), covered=mask_of(covered), lifepods=planet.lifepods - covered
+        new_seat(slug, corp_slug), cover=tuple(cover), covered=mask_of(covered), lifepods=planet.lifepods - covered
     )
     changes: dict[str, object] = {}
     for field in fields:
@@ -161,57 +157,39 @@ def parse_seat(text: str) -> Seat:
             changes["last_tile"] = tuple(_squares(value))
         elif key == "hand":
             changes["hand"] = tuple(int(c) for c in value.split(",") if c)
-        elif key == "corp":
-            if value not in CORPORATIONS:
-                raise ValueError(f"unknown corporation {value!r}")
-            changes["corporation"] = value
-            changes.setdefault("rovers", new_seat(slug, value).rovers)
-            changes.setdefault("flux", new_seat(slug, value).flux)
-        elif key == "flux":
-            if value not in TRACKS:
-                raise ValueError(f"unknown flux track {value!r}")
-            changes["flux"] = Terrain(value)
-        elif key == "tp":
-            pods = [parse_spot(spot) for spot in value.split(",") if spot]
-            if any(p is None for p in pods):
-                raise ValueError("tp: lifepods on track spaces like tech7")
-            changes["track_pods"] = tuple(sorted((TRACKS.index(p[0]), p[1]) for p in pods if p is not None))
-        elif key == "lanes":
-            names = value.split(".")
-            if len(names) != len(TRACKS) or any(n not in TRACKS for n in names):
-                raise ValueError("lanes: five track names, e.g. civ.civ.biomass.rover.tech")
-            changes["lanes"] = tuple(TRACKS.index(Terrain(n)) for n in names)
-        elif key == "slots":
-            changes["pod_slots"] = tuple(sorted(int(n) for n in value.split(",") if n))
-        elif key == "once":
-            changes["once_used"] = tuple(int(level) for level in value.split(",") if level)
-        else:
-            raise ValueError(f"unknown field {key!r}")
+        elif key != "corp":
+            read = corp.read_board_field(seat, key, value)
+            if read is None:
+                raise ValueError(f"unknown field {key!r}")
+            seat = read
     seat = dataclasses.replace(seat, **changes)  # type: ignore[arg-type]
-    corp = CORPORATIONS[seat.corporation]
-    if (seat.flux is None) != (corp.default_flux is None):
-        raise ValueError("flux: only Flux Industries has a flux track")
     if any(p > corp.top(t) for t, p in zip(TRACKS, seat.tracks, strict=True)):
         raise ValueError("t: a position beyond the top of its track")
     return seat
 
 
-NAMES: dict[str, Any] = {c.__name__: c for c in (State, Seat, Benefit, Rulings, Phase, Stage, Kind, Terrain)}
+NAMES: dict[str, Any] = {
+    **{c.__name__: c for c in (State, Seat, Benefit, Rulings, Phase, Stage, Kind, Terrain)},
+    **STATE_TYPES,
+}
 """The names the code of a state uses."""
 _BOARD = frozenset(
     {"planet", "corporation", "cover", "covered", "lifepods", "meteorites", "rovers", "tracks", "lifepods_collected"}
-    | {"meteorites_collected", "last_tile", "stored_patches", "hand", "meteor_symbols", "flux", "once_used"}
-    | {"track_pods", "pod_slots", "lanes"}
+    | {"meteorites_collected", "last_tile", "stored_patches", "hand", "meteor_symbols", "once_used"}
 )
-"""The seat fields :func:`print_seat` writes."""
+"""The seat fields :func:`print_seat` writes (and the corporation's state, as far as its board shows it)."""
 
 
 def _turn(seat: Seat) -> dict[str, Any]:
-    """The seat's fields that :func:`print_seat` leaves out, where they differ from their defaults."""
+    """The seat's fields that :func:`print_seat` leaves out, where they differ from their defaults (the
+    corporation's state whole, when its board fields leave part of it out)."""
     out = {}
     for field in dataclasses.fields(Seat):
         value = getattr(seat, field.name)
-        if field.name not in _BOARD and value != field.default:
+        if field.name == "corporation_state":
+            if value != parse_seat(print_seat(seat)).corporation_state:
+                out[field.name] = value
+        elif field.name not in _BOARD and value != field.default:
             out[field.name] = value
     return out
 

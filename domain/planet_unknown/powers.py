@@ -7,13 +7,46 @@ asymmetric corporation is one more subclass registered in :data:`CORPORATIONS`.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
+from domain.contract import Event
+
+from .corporation_state import CorporationState
 from .data import TOP, TRACKS, Space, Terrain, tracks
 from .model import Benefit, Seat
 
 STANDARD = "universal-coalition"
+
+
+class TilePlacement(enum.Enum):
+    """What a corporation says about placing a tile."""
+
+    CHECKED = "checked"
+    """Every placement check applies."""
+    FREE = "free"
+    """Any free grid squares, skipping every other placement check."""
+    REFUSED = "refused"
+    """Not now."""
+
+
+class PatchRules(NamedTuple):
+    """Where a seat's gained biomass patches may go besides free squares next to what is placed."""
+
+    on_tiles: bool = False
+    """On tile squares."""
+    on_meteorites: bool = False
+    """On tile squares with a meteorite too (destroying it)."""
+    stored: bool = False
+    """Kept for the end of the game."""
+
+
+class Piece(enum.StrEnum):
+    """The pieces a seat collects from its planet."""
+
+    LIFEPOD = "lifepod"
+    METEORITE = "meteorite"
 
 
 class Corporation:
@@ -23,14 +56,51 @@ class Corporation:
     rovers = 2
     acts_while_choosing = False
     """Whether a ``power`` move exists while the seat chooses its tile (then ``actions`` gets the placeable tiles)."""
-    default_flux: Terrain | None = None
-    """The flux track a new seat starts with (Flux Industries only)."""
+    setup_tracks: tuple[Terrain, ...] = ()
+    """The tracks a seat taking the corporation names at setup (``setup <planet> <corporation> <track>``;
+    Flux Industries: its flux track); empty when it names none."""
     synergy_powers: frozenset[int] = frozenset()
     """The tech levels whose ``power`` makes or doubles a synergy boost (blocked by event 122)."""
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         """The spaces of each track, positions 0-15."""
         return tracks()
+
+    def initial_state(self, track: Terrain | None = None) -> CorporationState | None:
+        """The corporation's own state on a new seat (``track``: the one named at setup, if any)."""
+        return None
+
+    def evolve(self, seat: Seat, event: Event) -> Seat:
+        """The seat after an event that changes the corporation's own state (a lifepod moved onto a
+        track space or a tech slot, the flux track named, objective cards drawn or kept)."""
+        raise AssertionError(f"{self.slug} has no state for {event!r}")
+
+    def board_fields(self, seat: Seat) -> list[str]:
+        """The notation fields of the corporation board (:func:`.notation.print_seat`): the once-per-game
+        powers used, and the corporation's own state as everyone sees it (what only the seat sees, like
+        Jump Drive's drawn objectives, goes on the seat's turn line of :func:`.notation.print_state`)."""
+        return ["once:" + ",".join(str(level) for level in seat.once_used)] if seat.once_used else []
+
+    def read_board_field(self, seat: Seat, key: str, value: str) -> Seat | None:
+        """The seat with the notation field ``key:value`` of :meth:`board_fields` read, or None for a key
+        the corporation board does not have; raises ValueError for a bad value."""
+        if key == "once":
+            return dataclasses.replace(seat, once_used=tuple(int(level) for level in value.split(",") if level))
+        return None
+
+    def drawn_objectives(self, seat: Seat) -> tuple[int, ...]:
+        """The objective cards the corporation's state holds, seen by the seat only (Jump Drive tech F:
+        the cards drawn, one to ``keep``)."""
+        return ()
+
+    def with_drawn_objectives(self, seat: Seat, cards: tuple[int, ...]) -> Seat:
+        """The seat holding ``cards`` instead of its :meth:`drawn_objectives` (stand-ins, in another seat's view)."""
+        assert not cards, f"{self.slug} holds no objective cards"
+        return seat
+
+    def view_fields(self, seat: Seat) -> dict[str, Any]:
+        """The corporation's own state as the seat's view shows it (JSON)."""
+        return {}
 
     def top(self, track: Terrain) -> int:
         """The highest position of a tracker on ``track``."""
@@ -46,8 +116,7 @@ class Corporation:
 
     def water_count(self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int]) -> int:
         """Water advances for a placed tile's water icon (``cells``: square -> TileSquare)."""
-        on_ice = any(c.terrain is Terrain.WATER and s in ice for s, c in cells.items())
-        return self.water_advances(seat) if on_ice else 0
+        return 1 if any(c.terrain is Terrain.WATER and s in ice for s, c in cells.items()) else 0
 
     def placement_extras(
         self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int], synergy: bool
@@ -78,12 +147,15 @@ class Corporation:
         """The space the seat's tracker of ``track`` reaches at ``position`` (Flux tech 3: improved)."""
         return self.spaces(track)[position]
 
-    def arrival_extras(self, seat: Seat, track: Terrain, space: Space, milestones: bool) -> tuple[Benefit, ...]:
-        """What arriving on ``space`` gives besides the printed space (``milestones``: not blocked)."""
+    def arrival_extras(
+        self, seat: Seat, track: Terrain, space: Space, milestones: bool, synergy: bool
+    ) -> tuple[Benefit, ...]:
+        """What arriving on ``space`` gives besides the printed space, after it (``milestones``/``synergy``:
+        not blocked by an event)."""
         return ()
 
-    def lifepod_gains(self, seat: Seat) -> tuple[Benefit, ...]:
-        """What collecting one lifepod gives besides the lifepod."""
+    def collection_gains(self, seat: Seat, piece: Piece) -> tuple[Benefit, ...]:
+        """What collecting one ``piece`` gives besides the piece."""
         return ()
 
     def scored_lifepods(self, seat: Seat) -> int:
@@ -95,12 +167,9 @@ class Corporation:
         return max(space.medal for space in self.spaces(track)[: seat.track(track) + 1])
 
     def lifepod_moves(self, seat: Seat, benefit: Benefit) -> list[tuple[str, str]]:
-        """The (origin, target) spots a pending ``lifepod`` benefit allows (Cosmos Inc., Jump Drive)."""
+        """The (origin, target) spots a pending ``lifepod`` benefit allows (Cosmos Inc., Jump Drive); moving
+        one is an ``ev.LifepodMoved`` that :meth:`evolve` folds."""
         return []
-
-    def move_lifepod(self, seat: Seat, origin: str, target: str) -> Seat:
-        """The seat after moving a collected lifepod between two spots."""
-        raise AssertionError(f"{self.slug} has no lifepod spots")
 
     def routes(self, seat: Seat, track: Terrain) -> list[tuple[Terrain | None, bool]]:
         """The ways the tracker of ``track`` may advance: (lane, sideways); (None, False) is straight up."""
@@ -115,29 +184,23 @@ class Corporation:
         """Whether a placed tech icon is resolved as an energy icon from the tile's tech squares."""
         return False
 
-    def rover_steps(self, seat: Seat, start: int) -> frozenset[int]:
-        """Squares a rover on ``start`` may step to besides its orthogonal neighbours (planet rules apply)."""
-        return frozenset()
-
-    def step_cost(self, seat: Seat, square: int) -> int:
-        """The movement a rover step onto ``square`` costs."""
-        return 1
+    def rover_reach(self, seat: Seat, start: int) -> tuple[frozenset[int], frozenset[int]]:
+        """Squares a rover on ``start`` may reach for one movement besides its orthogonal neighbours: steps
+        (the planet's rules apply) and jumps (they do not)."""
+        return frozenset(), frozenset()
 
     def icon_extras(self, seat: Seat, terrain: Terrain) -> tuple[Benefit, ...]:
         """What a placed tile's ``terrain`` icon gives besides its advance (part of the events 104/108 choice)."""
         return ()
 
-    def placement_advances(self, before: Seat, after: Seat, terrain: Terrain) -> bool:
-        """Whether a placed tile's ``terrain`` icon advances its tracker (``before``/``after`` placing)."""
+    def icon_advances(self, before: Seat, after: Seat, icon: Terrain, track: Terrain) -> bool:
+        """Whether a placed tile's ``icon`` may advance ``track`` (``before``/``after`` placing): an energy
+        icon the track chosen for it, any other icon its own track."""
         return True
 
-    def energy_may_choose(self, seat: Seat, track: Terrain) -> bool:
-        """Whether an energy icon may advance ``track``."""
-        return True
-
-    def patch_on_tiles(self, seat: Seat) -> tuple[bool, bool]:
-        """Whether patches may go on tile squares, and also on meteorites (destroying them)."""
-        return False, False
+    def patch_rules(self, seat: Seat) -> PatchRules:
+        """Where the seat's gained biomass patches may go."""
+        return PatchRules()
 
     def patch_used(self, seat: Seat) -> Seat:
         """The seat after placing or storing a gained patch (Wormhole tech 3 doubles one per round)."""
@@ -148,37 +211,28 @@ class Corporation:
         position = seat.track(Terrain.TECH)
         return sum(1 for space in self.tracks()[Terrain.TECH][1 : position + 1] if space.tech_level)
 
-    def ignores_adjacency(self, seat: Seat) -> bool:
-        """Whether tiles and patches may go anywhere free, not only next to what is placed."""
-        return False
-
-    def ignores_edge(self, seat: Seat, options: Mapping[str, Any]) -> bool:
-        """Whether the first tile or patch may miss the edge."""
-        return False
-
-    def may_store_patches(self, seat: Seat) -> bool:
-        """Whether a gained biomass patch may be kept for the end of the game."""
+    def contact_waived(self, seat: Seat, first: bool, options: Mapping[str, Any]) -> bool:
+        """Whether a tile or patch may go on any free squares: the ``first`` one missing the edge, a later
+        one touching nothing placed (``options``: the game's)."""
         return False
 
     def rover_bonus(self, seat: Seat) -> int:
         """Extra movement added to each rover movement gained from the rover track."""
         return 0
 
-    def water_advances(self, seat: Seat) -> int:
-        """Water advances for a placed tile with a water icon and a water square on ice."""
-        return 1
-
     def meteor_symbols_land(self, seat: Seat) -> bool:
         """Whether a placed tile's meteor symbol brings a meteorite."""
         return True
 
-    def free_tile(self, seat: Seat, tile: int) -> bool:
-        """Whether ``tile`` may go on any free grid squares, skipping every other placement check."""
-        return False
+    def tile_placement(self, seat: Seat, tile: int) -> TilePlacement:
+        """How the seat may place ``tile`` now: with the usual checks, on any free grid squares (Horizon
+        Group tech 1), or not at all (Republic tech 1: only a civ tile)."""
+        return TilePlacement.CHECKED
 
-    def rover_may_enter(self, seat: Seat, start: int, end: int) -> bool:
-        """Whether a rover on ``start`` may step or teleport onto ``end`` (the corporation's own limits)."""
-        return True
+    def rover_entry(self, seat: Seat, start: int, end: int) -> int | None:
+        """The movement a rover on ``start`` spends to step onto ``end``, or None when the corporation's own
+        limits bar it from entering ``end`` (by a step or a teleport)."""
+        return 1
 
     def rover_arrives(self, seat: Seat, start: int | None, square: int) -> Seat:
         """A rover arrived on ``square`` (from ``start``; None when deployed): it collects the
@@ -187,17 +241,13 @@ class Corporation:
         gains: tuple[Benefit, ...] = ()
         if square in seat.meteorites:
             changes.update(meteorites=seat.meteorites - {square}, meteorites_collected=seat.meteorites_collected + 1)
-            gains = self.meteorite_gains(seat)
+            gains = self.collection_gains(seat, Piece.METEORITE)
         if square in seat.lifepods:
             changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
-            gains += self.lifepod_gains(seat)
+            gains += self.collection_gains(seat, Piece.LIFEPOD)
         if gains:
             changes["pending"] = seat.pending + gains
         return dataclasses.replace(seat, **changes) if changes else seat
-
-    def meteorite_gains(self, seat: Seat) -> tuple[Benefit, ...]:
-        """What collecting one meteorite gives besides the meteorite."""
-        return ()
 
     def round_start(self, seat: Seat) -> Seat:
         """The seat at a reset point (tile phase, its civ-card slot, the end-game turn): once-per-round
@@ -216,18 +266,6 @@ class Corporation:
     def use_action(self, seat: Seat, level: int) -> Seat:
         """The seat after using the power of ``level`` (marked used by the caller)."""
         raise AssertionError(f"{self.slug} has no tech {level} action")
-
-    def tile_allowed(self, seat: Seat, tile: int) -> bool:
-        """Whether the corporation lets the seat place ``tile`` now (Republic tech 1: a civ tile)."""
-        return True
-
-    def rover_jumps(self, seat: Seat, start: int) -> frozenset[int]:
-        """Squares a rover on ``start`` may reach for one movement besides its neighbours."""
-        return frozenset()
-
-    def civ_milestone_gains(self, seat: Seat, synergies: bool) -> tuple[Benefit, ...]:
-        """What claiming a civ milestone gives besides the card (``synergies``: not blocked by an event)."""
-        return ()
 
     def extra_civ_choices(self, seat: Seat, rank: int, piles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
         """Cards a seat picking from the rank ``rank`` pile may take besides that pile."""
@@ -248,20 +286,17 @@ class UniversalCoalition(Corporation):
 
     slug = STANDARD
 
-    def ignores_adjacency(self, seat: Seat) -> bool:
-        return self.tech_level(seat) >= 1
+    def contact_waived(self, seat: Seat, first: bool, options: Mapping[str, Any]) -> bool:
+        return self.tech_level(seat) >= 1 and (not first or bool(options.get("uc_tech1_waives_edge", True)))
 
-    def ignores_edge(self, seat: Seat, options: Mapping[str, Any]) -> bool:
-        return self.tech_level(seat) >= 1 and bool(options.get("uc_tech1_waives_edge", True))
-
-    def may_store_patches(self, seat: Seat) -> bool:
-        return self.tech_level(seat) >= 2
+    def patch_rules(self, seat: Seat) -> PatchRules:
+        return PatchRules(stored=self.tech_level(seat) >= 2)
 
     def rover_bonus(self, seat: Seat) -> int:
         return 1 if self.tech_level(seat) >= 3 else 0
 
-    def water_advances(self, seat: Seat) -> int:
-        return 2 if self.tech_level(seat) >= 4 else 1
+    def water_count(self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int]) -> int:
+        return super().water_count(seat, cells, ice) * (2 if self.tech_level(seat) >= 4 else 1)
 
     def meteor_symbols_land(self, seat: Seat) -> bool:
         return self.tech_level(seat) < 5

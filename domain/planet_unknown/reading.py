@@ -13,7 +13,7 @@ from .board import grow, placements
 from .data import Terrain, planets, station
 from .model import Phase, Seat, Stage, State
 from .planets import planet_rules
-from .powers import corporation
+from .powers import TilePlacement, corporation
 
 
 def can_advance(seat: Seat, track: Terrain) -> bool:
@@ -43,8 +43,8 @@ def contact_mask(state: State, seat: Seat) -> int:
     placed (-1: anywhere, with UC tech 1)."""
     corp = corporation(seat)
     if seat.covered == 0:
-        return -1 if corp.ignores_edge(seat, state.options) else planet_rules(seat).first_mask()
-    return -1 if corp.ignores_adjacency(seat) else grow(seat.covered)
+        return -1 if corp.contact_waived(seat, True, state.options) else planet_rules(seat).first_mask()
+    return -1 if corp.contact_waived(seat, False, state.options) else grow(seat.covered)
 
 
 def _placements(
@@ -53,10 +53,11 @@ def _placements(
     seat = state.seats[seat_index]
     covered = seat.covered
     need = contact_mask(state, seat)
-    if not corporation(seat).tile_allowed(seat, tile):
+    placing = corporation(seat).tile_placement(seat, tile)
+    if placing is TilePlacement.REFUSED:
         return
     allows = planet_rules(seat).allows_tile
-    free = corporation(seat).free_tile(seat, tile)
+    free = placing is TilePlacement.FREE
     for anchor, rotation, flip, mask in placements(tile, planets()[seat.planet].mask):
         if free:
             if not mask & covered:

@@ -32,14 +32,14 @@ def rover_moves(state: State, seat: Seat) -> Iterator[Move]:
     for rover, at in enumerate(seat.rovers):
         if at < 0:
             continue
-        jumps = corp.rover_jumps(seat, at)
-        for n in sorted(set(neighbours(at)) | corp.rover_steps(seat, at) | jumps):
+        steps, jumps = corp.rover_reach(seat, at)
+        for n in sorted(set(neighbours(at)) | steps | jumps):
             if (
                 n in grid
                 and n not in seat.rovers
                 and event_deck.rover_may_enter(state, seat, n)
                 and (n in jumps or planet_rules(seat).rover_may_step(seat, at, n))
-                and corp.rover_may_enter(seat, at, n)
+                and corp.rover_entry(seat, at, n) is not None
             ):
                 yield Rover(rover, n)
 
@@ -50,13 +50,14 @@ def decide(state: State, i: int, move: Rover) -> list[Event]:
     rover = rover_on_planet(seat, move.rover)
     if seat.moves <= 0:
         raise IllegalMoveError("you have no rover movement left")
-    jump = move.square in corporation(seat).rover_jumps(seat, seat.rovers[rover])
-    steps = set(neighbours(seat.rovers[rover])) | corporation(seat).rover_steps(seat, seat.rovers[rover])
+    extra_steps, jumps = corporation(seat).rover_reach(seat, seat.rovers[rover])
+    jump = move.square in jumps
+    steps = set(neighbours(seat.rovers[rover])) | extra_steps
     if not jump and (move.square not in steps or move.square not in planets()[seat.planet].squares):
         raise IllegalMoveError("a rover steps onto an orthogonally adjacent grid square")
     if move.square in seat.rovers:
         raise IllegalMoveError("another rover is on that square")
-    if not corporation(seat).rover_may_enter(seat, seat.rovers[rover], move.square):
+    if corporation(seat).rover_entry(seat, seat.rovers[rover], move.square) is None:
         raise IllegalMoveError("a rover carrying a meteorite cannot enter a square with a meteorite")
     if not jump and not planet_rules(seat).rover_may_step(seat, seat.rovers[rover], move.square):
         raise IllegalMoveError(f"{planets()[seat.planet].name} closes that step to rovers")

@@ -37,6 +37,7 @@ from .determinise import determinise
 from .model import Kind, Phase, Seat, State
 from .moves import Move
 from .powers import corporation, tech_level
+from .progress import objective_share
 
 DEFAULT_THINK_MS = 1000
 """The budget per move when none is given (``think_ms`` 0); the figures in the README were measured with it."""
@@ -168,20 +169,11 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
 
 def _cover_progress(seat: Seat, card_id: int) -> float:
     """A share (0-1) of the way to a private objective that depends on the planet only."""
+    shared = objective_share(seat, card_id)
+    if shared is not None:
+        return shared
     card = private_objectives()[card_id]
-    c = card.condition
-    if c in ("no_uncovered_ice", "no_uncovered_land"):
-        planet = planets()[seat.planet]
-        cells = [q for q in planet.squares if (q in planet.ice) is (c == "no_uncovered_ice")]
-        return sum(1 for q in cells if seat.cover[q]) / len(cells) if cells else 1.0
-    if c == "one_area_with_resource_icons":
-        assert card.terrain is not None
-        best = max(
-            (sum(1 for q in area if seat.cover[q].isupper()) for area in scoring.area_squares(seat, card.terrain)),
-            default=0,
-        )
-        return min(1.0, best / int(card.params["min_icons"]))
-    if c == "rectangle_of_terrain":
+    if card.condition == "rectangle_of_terrain":
         assert card.terrain is not None
         height, width = card.params["size"]
         best = _window(seat, card.terrain, height, width)
@@ -215,7 +207,7 @@ _TRACK_CACHE: dict[tuple[Any, ...], tuple[float, float, float]] = {}
 def _track_terms(seat: Seat) -> tuple[float, float, float]:
     """(track medals now, promise of the next medals: the share of the way there times the gain, rover
     movement per advance of the rover track)."""
-    key = (seat.corporation, seat.tracks, seat.lanes, seat.flux)
+    key = (seat.corporation, seat.tracks, seat.corporation_state)
     found = _TRACK_CACHE.get(key)
     if found is None:
         found = _TRACK_CACHE[key] = _track_terms_of(seat)
@@ -361,13 +353,14 @@ def _neighbour_objectives(state: State, seat: int, weight: float) -> float:
 
 
 def _other_progress(seat: Seat, card_id: int) -> float:
+    shared = objective_share(seat, card_id)
+    if shared is not None:
+        return shared
     card = private_objectives()[card_id]
     c = card.condition
     if c == "tracker_at_maximum":
         track = Terrain(card.params["track"])
         return seat.track(track) / corporation(seat).top(track)
-    if c == "meteorites_collected_at_least":
-        return min(1.0, seat.meteorites_collected / int(card.params["min"]))
     if c == "lifepods_collected_more_than_meteorites_collected":
         return 0.5
     return 0.0

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from . import event_deck, rules
 from .data import civ_cards, objectives, station, tiles
 from .model import Kind, Seat, State
+from .powers import corporation
 
 
 def seat_state(state: State, seat: int) -> State:
@@ -41,19 +42,17 @@ def seat_state(state: State, seat: int) -> State:
             seats.append(other)
             continue
         objectives_of, offer, shared = offers[i]
-        seats.append(
-            dataclasses.replace(
-                other,
-                hand=hands[i],
-                private_objectives=objectives_of,
-                objective_offer=offer,
-                shared_offer=shared,
-                peeked=None,
-                setup_offer=None if other.setup_offer is None else (other.planet, other.corporation),
-                setup_choice=None if other.setup_choice is None else (other.planet, other.corporation),
-                setup_flux=None,
-            )
+        seen_by_other = dataclasses.replace(
+            other,
+            hand=hands[i],
+            private_objectives=objectives_of,
+            objective_offer=offer,
+            peeked=None,
+            setup_offer=None if other.setup_offer is None else (other.planet, other.corporation),
+            setup_choice=None if other.setup_choice is None else (other.planet, other.corporation),
+            setup_track=None,
         )
+        seats.append(corporation(other).with_drawn_objectives(seen_by_other, shared))
     return dataclasses.replace(
         state,
         seats=tuple(seats),
@@ -125,7 +124,7 @@ def _objectives(
     """The objective deck, and each other seat's (private objectives, objective offer, Jump Drive draw)."""
     own = state.seats[seat]
     seen = set(state.objectives) | set(state.shared_objectives)
-    seen |= set(own.private_objectives) | set(own.objective_offer) | set(own.shared_offer)
+    seen |= set(own.private_objectives) | set(own.objective_offer) | set(corporation(own).drawn_objectives(own))
     shown = state.shown_objectives
     seen |= {c for cards in shown or () for c in cards}
     unseen = _Unseen(c for c in objectives() if c not in seen)
@@ -137,7 +136,8 @@ def _objectives(
         known = set(shown[i]) if shown is not None else set()
         hidden = [c for c in s.private_objectives if c not in known]
         kept = tuple(c for c in s.private_objectives if c in known) + unseen.take(len(hidden))
-        others[i] = (kept, unseen.take(len(s.objective_offer)), unseen.take(len(s.shared_offer)))
+        drawn = corporation(s).drawn_objectives(s)
+        others[i] = (kept, unseen.take(len(s.objective_offer)), unseen.take(len(drawn)))
     return deck, others
 
 

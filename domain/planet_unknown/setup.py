@@ -18,9 +18,10 @@ SOLO_OBJECTIVES = 4
 PRIVATE_OBJECTIVES_DEALT = 2
 
 
-def new_seat(planet: str, corp: str, flux: Terrain | None = None) -> Seat:
-    """A seat before its first tile: lifepods on their squares, rovers in the garage, trackers on 0
-    (``flux``: Flux Industries' starting flux track, else the corporation's default)."""
+def new_seat(planet: str, corp: str, track: Terrain | None = None) -> Seat:
+    """A seat before its first tile: lifepods on their squares, rovers in the garage, trackers on 0, the
+    corporation's own state as it starts (``track``: the one named at setup, e.g. Flux Industries' flux track)."""
+    board = CORPORATIONS[corp]
     return Seat(
         planet=planet,
         corporation=corp,
@@ -28,9 +29,9 @@ def new_seat(planet: str, corp: str, flux: Terrain | None = None) -> Seat:
         covered=0,
         lifepods=planets()[planet].lifepods,
         meteorites=frozenset(),
-        rovers=(GARAGE,) * CORPORATIONS[corp].rovers,
+        rovers=(GARAGE,) * board.rovers,
         tracks=(0,) * len(TRACKS),
-        flux=flux or CORPORATIONS[corp].default_flux,
+        corporation_state=board.initial_state(track),
     )
 
 
@@ -39,8 +40,8 @@ def initial(players: int, options: dict[str, Any], rulings: Rulings) -> State:
     under ``rulings`` (those of the game's rules version)."""
     if options.get("seat_setup"):
         fixed = setup_choice.parse_seat_setup(options["seat_setup"], players)
-        fluxes = setup_choice.seat_setup_flux(options["seat_setup"])
-        seats = tuple(new_seat(planet, corp, flux) for (planet, corp), flux in zip(fixed, fluxes, strict=True))
+        named = setup_choice.seat_setup_tracks(options["seat_setup"])
+        seats = tuple(new_seat(planet, corp, track) for (planet, corp), track in zip(fixed, named, strict=True))
     else:
         seats = (new_seat(PLANET, STANDARD),) * players
     return State(players=players, options=dict(options), seats=seats, rulings=rulings)

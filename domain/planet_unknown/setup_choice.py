@@ -94,7 +94,7 @@ def parse_seat_setup(value: Any, seats: int) -> tuple[tuple[str, str], ...]:
             raise InvalidOptionError(f"planet {planets()[planet].name} has no rules on this server yet")
         if not playable_corporation(corp):
             raise InvalidOptionError(f"corporation {corporations()[corp]['name']} has no rules on this server yet")
-        if "flux" in entry and (CORPORATIONS[corp].default_flux is None or entry["flux"] not in TRACKS):
+        if "flux" in entry and entry["flux"] not in CORPORATIONS[corp].setup_tracks:
             raise InvalidOptionError(
                 f"option 'seat_setup': 'flux' (one of {', '.join(TRACKS)}) is only for Flux Industries (seat {n})"
             )
@@ -102,8 +102,8 @@ def parse_seat_setup(value: Any, seats: int) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def seat_setup_flux(value: list[dict[str, Any]]) -> tuple[Terrain | None, ...]:
-    """Per seat of a checked ``seat_setup``, the flux track it names (None: the default, civ)."""
+def seat_setup_tracks(value: list[dict[str, Any]]) -> tuple[Terrain | None, ...]:
+    """Per seat of a checked ``seat_setup``, the track its ``flux`` names (None: the corporation's default)."""
     return tuple(Terrain(entry["flux"]) if "flux" in entry else None for entry in value)
 
 

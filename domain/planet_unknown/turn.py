@@ -15,7 +15,6 @@ from .benefits import pending_options
 from .benefits.base import Decider
 from .benefits.place import placed, placements
 from .benefits.rotate import ORIENTATIONS
-from .data import TRACKS
 from .flow import settle
 from .fold import evolve
 from .model import Phase, Seat, Stage, State
@@ -33,12 +32,13 @@ def _setup(i: int, seat: Seat, move: Setup) -> Event:
     allowed = setup_choice.choices(seat.setup_offer)
     if (planet, corp) not in allowed:
         raise IllegalMoveError("choose one of: " + ", ".join(f"setup {p} {c}" for p, c in allowed))
-    if CORPORATIONS[corp].default_flux is None:
+    named = CORPORATIONS[corp].setup_tracks
+    if not named:
         if move.flux is not None:
             raise IllegalMoveError(f"{corp} has no flux track to choose")
         return ev.SetupChosen(i, planet, corp)
-    if move.flux is None or move.flux not in TRACKS:
-        raise IllegalMoveError(f"name the flux track: setup {planet} {corp} <civ|water|biomass|rover|tech>")
+    if move.flux is None or move.flux not in named:
+        raise IllegalMoveError(f"name the flux track: setup {planet} {corp} <{'|'.join(named)}>")
     return ev.SetupChosen(i, planet, corp, str(move.flux))
 
 
@@ -132,10 +132,11 @@ def legal_moves(state: State, i: int) -> Iterator[Move]:
     if choosing_setup(seat):
         assert seat.setup_offer is not None
         for planet, corp in setup_choice.choices(seat.setup_offer):
-            if CORPORATIONS[corp].default_flux is None:
+            named = CORPORATIONS[corp].setup_tracks
+            if not named:
                 yield Setup(planet, corp)
             else:
-                yield from (Setup(planet, corp, t) for t in TRACKS)
+                yield from (Setup(planet, corp, t) for t in named)
     if seat.objective_offer:
         yield from (Reject(c) for c in seat.objective_offer)
         return

@@ -7,7 +7,7 @@ import pytest
 from domain.contract import IllegalMoveError
 from domain.planet_unknown import events as ev
 from domain.planet_unknown import scoring
-from domain.planet_unknown.corporations.cosmos_inc import CosmosInc
+from domain.planet_unknown.corporations.cosmos_inc import CosmosInc, track_pods
 from domain.planet_unknown.data import Terrain
 from domain.planet_unknown.model import GARAGE, Benefit, Kind
 from domain.planet_unknown.notation import parse_seat, print_seat
@@ -48,7 +48,7 @@ class TestBoard:
     def test_notation_round_trip(self) -> None:
         text = f"{EMPTY} t:0.0.0.0.5 lc:3 {COSMOS} once:2 tp:civ3,tech7"
         seat = parse_seat(text)
-        assert seat.track_pods == ((0, 3), (4, 7))
+        assert track_pods(seat) == ((0, 3), (4, 7))
         assert print_seat(seat) == text
 
 
@@ -58,7 +58,7 @@ class TestLifepods:
         assert play.seat().lifepods_collected == 1
         assert "lifepod area tech3" in play.legal() and "lifepod area civ0" not in play.legal()
         play.move(0, "lifepod area tech3")
-        assert play.seat().track_pods == ((4, 3),) and not play.seat().pending
+        assert track_pods(play.seat()) == ((4, 3),) and not play.seat().pending
         assert CORPORATIONS["cosmos-inc"].scored_lifepods(play.seat()) == 0
 
     def test_also_a_lifepod_collected_by_a_card(self) -> None:
@@ -68,7 +68,7 @@ class TestLifepods:
 
     def test_or_stay_in_the_scoring_area(self) -> None:
         play = resolving(board(extra=" rov:g3"), moves=1).move(0, "rover 0 h3", "confirm")
-        assert play.seat().track_pods == () and scoring.lifepod_medals(play.seat()) == 1
+        assert track_pods(play.seat()) == () and scoring.lifepod_medals(play.seat()) == 1
 
     def test_not_onto_a_tracker_or_another_lifepod(self) -> None:
         play = resolving(board(tracks="2.0.0.0", extra=" lc:2 tp:civ3"), Benefit(Kind.LIFEPOD, source="collected"))
@@ -142,7 +142,7 @@ class TestTechs:
         play = resolving(board(tech=2, extra=" lc:3 tp:civ3"))
         assert "power 2" in play.legal()
         play.move(0, "power 2", "lifepod civ3 area", "lifepod area water4", "lifepod area rover4")
-        assert play.seat().track_pods == ((1, 4), (3, 4)) and play.seat().once_used == (2,)
+        assert track_pods(play.seat()) == ((1, 4), (3, 4)) and play.seat().once_used == (2,)
         assert not play.seat().pending
         state = evolve(play.state, ev.DraftStarted())
         assert "power 2" not in Play(pending(state, 0)).legal()
@@ -156,7 +156,7 @@ class TestTechs:
         play = Play(state).move(0, "place 8 c6 90")
         assert any(b.kind is Kind.LIFEPOD for b in play.seat().pending)
         play.move(0, "lifepod area biomass5")
-        assert play.seat().track_pods == ((2, 5),)
+        assert track_pods(play.seat()) == ((2, 5),)
 
     def test_4_a_step_onto_energy_costs_no_movement(self) -> None:
         play = resolving(board(tech=4, extra=" rov:e6"), moves=1).move(0, "rover 0 f6")

@@ -9,6 +9,7 @@ import pytest
 from domain.contract import IllegalMoveError, InvalidOptionError
 from domain.planet_unknown import GAME
 from domain.planet_unknown import events as ev
+from domain.planet_unknown.corporations.flux_industries import flux
 from domain.planet_unknown.data import Terrain
 from domain.planet_unknown.model import GARAGE, Benefit, Kind
 from domain.planet_unknown.notation import parse_seat, print_seat
@@ -43,13 +44,13 @@ class TestBoard:
     def test_two_rovers_a_second_rover_milestone_and_civ_by_default(self) -> None:
         state = start(1, b"f", seat_setup=[{"corporation": "Flux Industries"}])
         seat = state.seats[0]
-        assert seat.rovers == (GARAGE,) * 2 and seat.flux is Terrain.CIV
+        assert seat.rovers == (GARAGE,) * 2 and flux(seat) is Terrain.CIV
         rover = CORPORATIONS["flux-industries"].tracks()[Terrain.ROVER]
         assert [p for p, s in enumerate(rover) if s.rover] == [1, 6]
 
     def test_seat_setup_names_the_flux_track(self) -> None:
         state = start(1, b"f", seat_setup=[{"corporation": "flux-industries", "flux": "water"}])
-        assert state.seats[0].flux is Terrain.WATER
+        assert flux(state.seats[0]) is Terrain.WATER
 
     @pytest.mark.parametrize(
         "entry", [{"corporation": "flux-industries", "flux": "energy"}, {"corporation": "republic", "flux": "civ"}]
@@ -61,9 +62,9 @@ class TestBoard:
     def test_notation_round_trip(self) -> None:
         text = f"{EMPTY} t:0.0.0.0.5 {FLUX} flux:rover once:2"
         seat = parse_seat(text)
-        assert seat.flux is Terrain.ROVER and seat.once_used == (2,)
+        assert flux(seat) is Terrain.ROVER and seat.once_used == (2,)
         assert print_seat(seat) == text
-        assert parse_seat(f"{EMPTY} {FLUX}").flux is Terrain.CIV
+        assert flux(parse_seat(f"{EMPTY} {FLUX}")) is Terrain.CIV
         with pytest.raises(ValueError, match="flux"):
             parse_seat(f"{EMPTY} flux:water")
 
@@ -85,13 +86,13 @@ class TestSetupChoice:
         with pytest.raises(IllegalMoveError, match="no flux track"):
             play.move(0, "setup ksb-4156 universal-coalition tech")
         play.move(0, "setup ksb-4156 flux-industries biomass")
-        assert play.state.seats[0].flux is None  # secret until every seat has chosen
+        assert play.state.seats[0].corporation_state is None  # secret until every seat has chosen
         planet = play.state.seats[1].setup_offer[0]  # type: ignore[index]
         play.move(1, f"setup {planet} universal-coalition")
         revealed = [e for e in play.events if isinstance(e, ev.SetupRevealed)]
         assert revealed[0].flux == ("biomass", "")
-        assert play.seat().corporation == "flux-industries" and play.seat().flux is Terrain.BIOMASS
-        assert play.seat(1).flux is None
+        assert play.seat().corporation == "flux-industries" and flux(play.seat()) is Terrain.BIOMASS
+        assert play.seat(1).corporation_state is None
         assert GAME.view(play.state, 1)["seats"][0]["flux_track"] == "biomass"
 
 
@@ -103,13 +104,13 @@ class TestFluxChoice:
         assert [b.source for b in play.seat().pending] == ["flux"]
         assert len([m for m in play.legal() if m.startswith("choose 0")]) == 5
         play.move(0, "choose 0 water")
-        assert play.seat().flux is Terrain.WATER and play.seat().track(Terrain.WATER) == 0
+        assert flux(play.seat()) is Terrain.WATER and play.seat().track(Terrain.WATER) == 0
         assert not play.seat().pending
 
     def test_the_flux_track_may_be_kept_even_at_the_top(self) -> None:
         play = resolving(board(0, "15.0.0.0", at="2"), advance(Terrain.TECH))
         play.move(0, "advance tech", "choose 0 civ")
-        assert play.seat().flux is Terrain.CIV and play.seat().track(Terrain.CIV) == 15
+        assert flux(play.seat()) is Terrain.CIV and play.seat().track(Terrain.CIV) == 15
 
     @pytest.mark.parametrize(("card", "skipped"), [(109, True), (123, True), (80, False)])
     def test_events_109_123_skip_the_choice(self, card: int, skipped: bool) -> None:
@@ -152,7 +153,7 @@ class TestTechs:
         assert play.seat().track(Terrain.TECH) == 7
         assert [b.source for b in play.seat().pending] == ["flux"]
         play.move(0, "choose 0 rover")
-        assert play.seat().flux is Terrain.ROVER
+        assert flux(play.seat()) is Terrain.ROVER
 
     def test_2_civ_claims_the_card(self) -> None:
         play = resolving(board(2, "4.0.0.0")).move(0, "power 2", "advance civ")

@@ -7,11 +7,13 @@ import dataclasses
 import pytest
 
 from domain.contract import IllegalMoveError
+from domain.planet_unknown import GAME, scoring
 from domain.planet_unknown import events as ev
-from domain.planet_unknown import scoring
+from domain.planet_unknown.corporations import jump_drive
+from domain.planet_unknown.corporations.jump_drive import pod_slots
 from domain.planet_unknown.data import Terrain
 from domain.planet_unknown.model import GARAGE, Benefit, Kind
-from domain.planet_unknown.notation import parse_seat, print_seat
+from domain.planet_unknown.notation import parse_seat, parse_state, print_seat, print_state
 from domain.planet_unknown.powers import CORPORATIONS
 from domain.planet_unknown.rules import evolve
 
@@ -53,7 +55,7 @@ class TestBoard:
 
     def test_notation_round_trip(self) -> None:
         text = f"{EMPTY} lc:2 {JUMP} once:5 slots:2,5"
-        assert parse_seat(text).pod_slots == (2, 5) and print_seat(parse_seat(text)) == text
+        assert pod_slots(parse_seat(text)) == (2, 5) and print_seat(parse_seat(text)) == text
 
 
 class TestSlots:
@@ -62,7 +64,7 @@ class TestSlots:
         legal = [m for m in play.legal() if m.startswith("lifepod")]
         assert legal == [f"lifepod area slot{n}" for n in range(1, 7)]
         play.move(0, "lifepod area slot4")
-        assert play.seat().pod_slots == (4,) and CORPORATIONS["jump-drive"].tech_level(play.seat()) == 1
+        assert pod_slots(play.seat()) == (4,) and CORPORATIONS["jump-drive"].tech_level(play.seat()) == 1
         assert scoring.lifepod_medals(play.seat()) == 0
 
     def test_also_a_lifepod_collected_by_a_card(self) -> None:
@@ -71,7 +73,7 @@ class TestSlots:
 
     def test_or_stay_in_the_scoring_area(self) -> None:
         play = resolving(f"{EMPTY} rov:g3 {JUMP}", moves=1).move(0, "rover 0 h3", "confirm")
-        assert play.seat().pod_slots == () and scoring.lifepod_medals(play.seat()) == 1
+        assert pod_slots(play.seat()) == () and scoring.lifepod_medals(play.seat()) == 1
 
     def test_a_filled_slot_takes_no_other(self) -> None:
         play = resolving(board("2", extra=" lc:2"), Benefit(Kind.LIFEPOD, source="collected"))
@@ -153,11 +155,13 @@ class TestTechs:
         play = resolving(board("6"), players=2)
         deck = play.state.objective_deck
         play.move(0, "power 6")
-        assert play.seat().shared_offer == deck[:3]
+        assert jump_drive.state(play.seat()).shared_offer == deck[:3]
+        assert parse_state(print_state(play.state)) == play.state  # the drawn cards go on the turn line
+        assert str(deck[0]) not in GAME.view(play.state, 1)["seats"][0]["position"]
         drawn = [e for e in play.events if isinstance(e, ev.SharedObjectiveDrawn)]
         assert drawn[0].visibility().seats == frozenset({0})
         play.move(0, f"keep {deck[1]}")
-        assert play.state.shared_objectives == (deck[1],) and play.seat().shared_offer == ()
+        assert play.state.shared_objectives == (deck[1],) and jump_drive.state(play.seat()).shared_offer == ()
         assert play.state.objective_deck == deck[3:]
         assert "power 6" not in play.legal()
 

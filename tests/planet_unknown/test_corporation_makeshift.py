@@ -6,6 +6,8 @@ import pytest
 
 from domain.contract import IllegalMoveError, fold
 from domain.planet_unknown import GAME, scoring
+from domain.planet_unknown.corporation_state import MakeshiftState
+from domain.planet_unknown.corporations.makeshift import lanes
 from domain.planet_unknown.data import Terrain
 from domain.planet_unknown.model import GARAGE, Benefit, Kind
 from domain.planet_unknown.notation import parse_seat, print_seat
@@ -46,7 +48,7 @@ class TestBoard:
     def test_notation_round_trip(self) -> None:
         text = board("2.3.0.0.0", "civ.civ.biomass.rover.tech")
         seat = parse_seat(text)
-        assert seat.lanes == (0, 0, 2, 3, 4) and print_seat(seat) == text
+        assert seat.corporation_state == MakeshiftState((0, 0, 2, 3, 4)) and print_seat(seat) == text
 
 
 class TestMoving:
@@ -55,7 +57,7 @@ class TestMoving:
         assert sorted(m for m in play.legal() if m.startswith("advance")) == ["advance civ", "advance civ water"]
         play.move(0, "advance civ water")
         seat = play.seat()
-        assert seat.track(Terrain.CIV) == 3 and seat.lanes == (1, 1, 2, 3, 4)
+        assert seat.track(Terrain.CIV) == 3 and seat.corporation_state == MakeshiftState((1, 1, 2, 3, 4))
         assert [b.source for b in seat.pending] == ["synergy"]  # water space 3, not civ's card
         assert seat.civ_queue == ()
         with pytest.raises(IllegalMoveError, match="cannot move"):
@@ -107,7 +109,7 @@ class TestTechs:
         play = resolving(board("3.0.0.0.7"), advance(Terrain.CIV))
         assert "advance civ water side" in play.legal()
         play.move(0, "advance civ water side")
-        assert play.seat().track(Terrain.CIV) == 3 and play.seat().lanes[0] == 1
+        assert play.seat().track(Terrain.CIV) == 3 and lanes(play.seat())[0] == 1
         assert [b.source for b in play.seat().pending] == ["synergy"]
         assert "advance civ water side" not in resolving(board("3.0.0.0.5"), advance(Terrain.CIV)).legal()
 

@@ -7,22 +7,14 @@ from typing import Any
 
 import pytest
 
-from domain.planet_unknown import GAME, notation
+from domain.planet_unknown import GAME, notation, powers
+from domain.planet_unknown.data import Terrain
 from domain.planet_unknown.model import State
 
 from .helpers import start
 
-CORPORATIONS = (
-    "universal-coalition",
-    "cosmos-inc",
-    "flux-industries",
-    "horizon-group",
-    "jump-drive",
-    "makeshift",
-    "oasis-ultd",
-    "republic",
-    "wormhole-corp",
-)
+CORPORATIONS = tuple(powers.CORPORATIONS)
+"""Every corporation with rules, Universal Coalition first (the project's own list)."""
 PLANETS = ("ksb-4156", "arashi", "cerberus", "charybdis", "gaia", "k-273", "kaax", "lacuna", "oblivion")
 
 
@@ -30,7 +22,7 @@ def _every_corporation(first: int, seats: int) -> list[dict[str, str]]:
     out = []
     for n in range(first, first + seats):
         entry = {"planet": PLANETS[n % len(PLANETS)], "corporation": CORPORATIONS[n % len(CORPORATIONS)]}
-        if entry["corporation"] == "flux-industries":
+        if Terrain.WATER in powers.CORPORATIONS[entry["corporation"]].setup_tracks:
             entry["flux"] = "water"
         out.append(entry)
     return out

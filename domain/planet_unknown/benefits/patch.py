@@ -21,19 +21,19 @@ def patch_squares(state: State, seat: Seat) -> list[int]:
     """The squares a biomass patch may go on."""
     free = planets()[seat.planet].mask & ~seat.covered
     allows = planet_rules(seat).allows_patch
-    on_tiles, on_meteorites = corporation(seat).patch_on_tiles(seat)
+    rules = corporation(seat).patch_rules(seat)
     squares = set(squares_of(free & contact_mask(state, seat)))
-    if on_tiles:
+    if rules.on_tiles:
         squares |= {
             s
             for s, letter in enumerate(seat.cover)
-            if letter and letter != "p" and (on_meteorites or s not in seat.meteorites)
+            if letter and letter != "p" and (rules.on_meteorites or s not in seat.meteorites)
         }
     return [s for s in sorted(squares) if allows(seat, s)]
 
 
 def _may_store(state: State, seat: Seat, benefit: Benefit) -> bool:
-    return not benefit.final and not state.ending and corporation(seat).may_store_patches(seat)
+    return not benefit.final and not state.ending and corporation(seat).patch_rules(seat).stored
 
 
 def options(state: State, seat: int, benefit: Benefit, index: int) -> Iterator[Move]:
@@ -61,7 +61,7 @@ def place(state: State, i: int, move: Patch) -> list[Event]:
 def store(state: State, i: int, move: Store) -> list[Event]:
     """``store``: the first pending patch that is not final."""
     seat = state.seats[i]
-    if not corporation(seat).may_store_patches(seat):
+    if not corporation(seat).patch_rules(seat).stored:
         raise IllegalMoveError("storing biomass patches needs tech level 2")
     if state.ending:
         raise IllegalMoveError("at the end of the game every patch must be placed")

@@ -14,7 +14,7 @@ from ..data import planets
 from ..model import Benefit, Kind, State
 from ..moves import Move, Place
 from ..planets import planet_rules
-from ..powers import corporation
+from ..powers import TilePlacement, corporation
 from ..reading import contact_mask, offered, tile_placements, tile_rule
 from .base import KindRules, find
 
@@ -40,14 +40,15 @@ def placed(state: State, i: int, move: Place, pending: int | None) -> Event:
     if cells is None:
         raise IllegalMoveError("the tile would leave the planet")
     seat = state.seats[i]
-    if not corporation(seat).tile_allowed(seat, move.tile):
+    placing = corporation(seat).tile_placement(seat, move.tile)
+    if placing is TilePlacement.REFUSED:
         raise IllegalMoveError("you used tech 1 this turn: take a tile with civ terrain")
     mask = mask_of(cells)
     if mask & ~planets()[seat.planet].mask:
         raise IllegalMoveError("every square of the tile must be on a grid square of the planet")
     if mask & seat.covered:
         raise IllegalMoveError("the tile would overlap a tile or patch")
-    if corporation(seat).free_tile(seat, move.tile):
+    if placing is TilePlacement.FREE:
         return ev.TilePlaced(i, move.tile, move.square, move.rotation, move.flip, pending)
     if not mask & contact_mask(state, seat):
         if seat.covered == 0:

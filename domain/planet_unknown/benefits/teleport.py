@@ -38,7 +38,7 @@ def options(state: State, seat: int, benefit: Benefit, index: int) -> Iterator[M
             yield from (
                 Teleport(rover, s)
                 for s in squares
-                if board.rover_may_enter(own, at, s) and teleport_ok(own, benefit, at, s)
+                if board.rover_entry(own, at, s) is not None and teleport_ok(own, benefit, at, s)
             )
 
 
@@ -54,7 +54,7 @@ def decide(state: State, i: int, move: Teleport) -> list[Event]:
     rover = rover_on_planet(seat, move.rover)
     if move.square not in planets()[seat.planet].squares or move.square in seat.rovers:
         raise IllegalMoveError("the rover must land on a grid square without a rover")
-    if not corporation(seat).rover_may_enter(seat, seat.rovers[rover], move.square):
+    if corporation(seat).rover_entry(seat, seat.rovers[rover], move.square) is None:
         raise IllegalMoveError("a rover carrying a meteorite cannot land on a square with a meteorite")
     fits = [
         n

@@ -6,12 +6,16 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from domain.contract import Event
+
+from .. import events as ev
 from ..board import terrain_of
+from ..corporation_state import CosmosState
 from ..data import SIZE, TRACKS, Space, Terrain, corporation_tracks
 from ..model import Benefit, Kind, Seat, Stage
 from ..moves import parse_spot
 from ..planets import planet_rules
-from ..powers import Corporation, register
+from ..powers import Corporation, Piece, register
 
 AREA = "area"
 """The lifepod spot of the scoring area."""
@@ -19,6 +23,12 @@ COLLECTED = "collected"
 """``source`` of the ``lifepod`` benefit for the lifepod just collected (from the scoring area only)."""
 REPOSITION = "reposition"
 """``source`` of the ``lifepod`` benefit of techs 2, 3 and 5 (any collected lifepod, anywhere)."""
+
+
+def track_pods(seat: Seat) -> tuple[tuple[int, int], ...]:
+    """The seat's lifepods on track spaces (track index, position), sorted."""
+    found = seat.corporation_state
+    return found.track_pods if isinstance(found, CosmosState) else ()
 
 
 def spot(track: Terrain, position: int) -> str:
@@ -29,7 +39,7 @@ def spot(track: Terrain, position: int) -> str:
 def covered(seat: Seat, track: Terrain) -> frozenset[int]:
     """The positions of ``track`` holding a lifepod."""
     index = TRACKS.index(track)
-    return frozenset(p for t, p in seat.track_pods if t == index)
+    return frozenset(p for t, p in track_pods(seat) if t == index)
 
 
 def diagonals(square: int) -> frozenset[int]:
@@ -63,6 +73,31 @@ class CosmosInc(Corporation):
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
+
+    def initial_state(self, track: Terrain | None = None) -> CosmosState:
+        return CosmosState()
+
+    def evolve(self, seat: Seat, event: Event) -> Seat:
+        assert isinstance(event, ev.LifepodMoved)
+        pods = set(track_pods(seat))
+        for where, add in ((parse_spot(event.origin), False), (parse_spot(event.target), True)):
+            if where is not None:
+                key = (TRACKS.index(where[0]), where[1])
+                pods = pods | {key} if add else pods - {key}
+        return dataclasses.replace(seat, corporation_state=CosmosState(tuple(sorted(pods))))
+
+    def board_fields(self, seat: Seat) -> list[str]:
+        pods = track_pods(seat)
+        return super().board_fields(seat) + (["tp:" + ",".join(f"{TRACKS[t]}{p}" for t, p in pods)] if pods else [])
+
+    def read_board_field(self, seat: Seat, key: str, value: str) -> Seat | None:
+        if key != "tp":
+            return super().read_board_field(seat, key, value)
+        spots = [parse_spot(text) for text in value.split(",") if text]
+        if any(where is None for where in spots):
+            raise ValueError("tp: lifepods on track spaces like tech7")
+        pods = tuple(sorted((TRACKS.index(w[0]), w[1]) for w in spots if w is not None))
+        return dataclasses.replace(seat, corporation_state=CosmosState(pods))
 
     def has(self, seat: Seat, level: int) -> bool:
         """Whether tech ``level`` is unlocked: its milestone at or below the tracker and not covered."""
@@ -106,14 +141,14 @@ class CosmosInc(Corporation):
         return max((s.medal for p, s in enumerate(spaces) if p not in blocked), default=0)
 
     def scored_lifepods(self, seat: Seat) -> int:
-        return max(0, seat.lifepods_collected - len(seat.track_pods))
+        return max(0, seat.lifepods_collected - len(track_pods(seat)))
 
-    def lifepod_gains(self, seat: Seat) -> tuple[Benefit, ...]:
-        return (Benefit(Kind.LIFEPOD, source=COLLECTED),)
+    def collection_gains(self, seat: Seat, piece: Piece) -> tuple[Benefit, ...]:
+        return (Benefit(Kind.LIFEPOD, source=COLLECTED),) if piece is Piece.LIFEPOD else ()
 
     def empty_spots(self, seat: Seat) -> list[str]:
         """The track spaces a lifepod may go onto: no lifepod, no tracker, not a start space."""
-        pods = set(seat.track_pods)
+        pods = set(track_pods(seat))
         return [
             spot(track, p)
             for n, track in enumerate(TRACKS)
@@ -126,30 +161,22 @@ class CosmosInc(Corporation):
         in_area = self.scored_lifepods(seat) > 0
         if benefit.source == COLLECTED:
             return [(AREA, t) for t in targets] if in_area else []
-        origins = [spot(TRACKS[t], p) for t, p in seat.track_pods]
+        origins = [spot(TRACKS[t], p) for t, p in track_pods(seat)]
         out = [(o, t) for o in origins for t in [*targets, AREA]]
         if in_area:
             out = [(AREA, t) for t in targets] + out
         return out
 
-    def move_lifepod(self, seat: Seat, origin: str, target: str) -> Seat:
-        pods = set(seat.track_pods)
-        for where, add in ((parse_spot(origin), False), (parse_spot(target), True)):
-            if where is not None:
-                key = (TRACKS.index(where[0]), where[1])
-                pods = pods | {key} if add else pods - {key}
-        return dataclasses.replace(seat, track_pods=tuple(sorted(pods)))
+    def rover_reach(self, seat: Seat, start: int) -> tuple[frozenset[int], frozenset[int]]:
+        return (diagonals(start) if self.has(seat, 1) else frozenset()), frozenset()
 
-    def rover_steps(self, seat: Seat, start: int) -> frozenset[int]:
-        return diagonals(start) if self.has(seat, 1) else frozenset()
-
-    def step_cost(self, seat: Seat, square: int) -> int:
+    def rover_entry(self, seat: Seat, start: int, end: int) -> int | None:
         if not self.has(seat, 4):
             return 1
-        letter = seat.cover[square]
+        letter = seat.cover[end]
         if letter and terrain_of(letter) is Terrain.ENERGY:
             return 0
-        return 0 if square in planet_rules(seat).currents(seat) else 1
+        return 0 if end in planet_rules(seat).currents(seat) else 1
 
     def placement_extras(
         self, seat: Seat, cells: Mapping[int, Any], ice: frozenset[int], synergy: bool

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import Any
 
+from domain.contract import Event
+
+from .. import events as ev
 from ..board import terrain_of
+from ..corporation_state import FluxState
 from ..data import TRACKS, Space, Terrain, corporation_tracks
 from ..model import Benefit, Kind, Seat, Stage
 from ..powers import Corporation, register
@@ -13,6 +18,17 @@ from ..powers import Corporation, register
 FLUX = "flux"
 """``source`` of the ``choose`` benefit naming the flux track (the same as ``rules.FLUX``)."""
 LAST_RANK = 4
+
+
+def state(seat: Seat) -> FluxState:
+    """The seat's Flux Industries state."""
+    found = seat.corporation_state
+    return found if isinstance(found, FluxState) else FluxState()
+
+
+def flux(seat: Seat) -> Terrain:
+    """The seat's flux track."""
+    return state(seat).flux
 
 
 def milestone(space: Space) -> bool:
@@ -39,16 +55,37 @@ class FluxIndustries(Corporation):
 
     slug = "flux-industries"
     rovers = 2
-    default_flux = Terrain.CIV
+    setup_tracks = TRACKS
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
+
+    def initial_state(self, track: Terrain | None = None) -> FluxState:
+        return FluxState(track or Terrain.CIV)
+
+    def evolve(self, seat: Seat, event: Event) -> Seat:
+        assert isinstance(event, ev.FluxChosen)
+        return dataclasses.replace(seat, corporation_state=FluxState(event.track))
+
+    def board_fields(self, seat: Seat) -> list[str]:
+        named = [] if flux(seat) is Terrain.CIV else [f"flux:{flux(seat)}"]
+        return named + super().board_fields(seat)
+
+    def read_board_field(self, seat: Seat, key: str, value: str) -> Seat | None:
+        if key != "flux":
+            return super().read_board_field(seat, key, value)
+        if value not in TRACKS:
+            raise ValueError(f"unknown flux track {value!r}")
+        return dataclasses.replace(seat, corporation_state=FluxState(Terrain(value)))
+
+    def view_fields(self, seat: Seat) -> dict[str, Any]:
+        return {"flux_track": str(flux(seat))}
 
     def _active(self, seat: Seat, level: int) -> bool:
         return self.tech_level(seat) == level
 
     def _improved(self, seat: Seat, track: Terrain) -> bool:
-        return self._active(seat, 3) and seat.flux is track
+        return self._active(seat, 3) and flux(seat) is track
 
     def space_at(self, seat: Seat, track: Terrain, position: int) -> Space:
         space = self.spaces(track)[position]
@@ -60,7 +97,9 @@ class FluxIndustries(Corporation):
             return dataclasses.replace(space, synergy=2 * space.synergy)
         return space
 
-    def arrival_extras(self, seat: Seat, track: Terrain, space: Space, milestones: bool) -> tuple[Benefit, ...]:
+    def arrival_extras(
+        self, seat: Seat, track: Terrain, space: Space, milestones: bool, synergy: bool
+    ) -> tuple[Benefit, ...]:
         gains: tuple[Benefit, ...] = ()
         if track is Terrain.BIOMASS and space.patch and milestones and self._improved(seat, track):
             gains += (Benefit(Kind.PATCH),)
@@ -72,21 +111,22 @@ class FluxIndustries(Corporation):
         return 1 if self._improved(seat, Terrain.ROVER) else 0
 
     def icon_extras(self, seat: Seat, terrain: Terrain) -> tuple[Benefit, ...]:
-        if self._active(seat, 4) and terrain is seat.flux:
+        if self._active(seat, 4) and terrain is flux(seat):
             return (Benefit(Kind.COLLECT, what="meteorite"),)
         return ()
 
     def round_bonus(self, seat: Seat) -> Seat:
         if not self._active(seat, 1):
             return seat
-        on_flux = sum(1 for r in seat.rovers if r >= 0 and seat.cover[r] and terrain_of(seat.cover[r]) is seat.flux)
+        track = flux(seat)
+        on_flux = sum(1 for r in seat.rovers if r >= 0 and seat.cover[r] and terrain_of(seat.cover[r]) is track)
         return dataclasses.replace(seat, moves=seat.moves + 2 * on_flux) if on_flux else seat
 
     def next_milestone(self, seat: Seat) -> int | None:
         """The position of the next milestone on the flux track above its tracker, if any."""
-        assert seat.flux is not None
-        spaces = self.spaces(seat.flux)
-        return next((p for p in range(seat.track(seat.flux) + 1, len(spaces)) if milestone(spaces[p])), None)
+        track = flux(seat)
+        spaces = self.spaces(track)
+        return next((p for p in range(seat.track(track) + 1, len(spaces)) if milestone(spaces[p])), None)
 
     def actions(self, seat: Seat, placeable: tuple[int, ...]) -> tuple[int, ...]:
         if seat.stage is not Stage.RESOLVING:
@@ -98,14 +138,14 @@ class FluxIndustries(Corporation):
         return ()
 
     def use_action(self, seat: Seat, level: int) -> Seat:
-        assert seat.flux is not None
-        advance = Benefit(Kind.ADVANCE, track=seat.flux)
+        track = flux(seat)
+        advance = Benefit(Kind.ADVANCE, track=track)
         if level == 5:
             return dataclasses.replace(seat, pending=(*seat.pending, advance))
         assert level == 2
         target = self.next_milestone(seat)
         assert target is not None
-        tracks = tuple(target - 1 if t is seat.flux else p for t, p in zip(TRACKS, seat.tracks, strict=True))
+        tracks = tuple(target - 1 if t is track else p for t, p in zip(TRACKS, seat.tracks, strict=True))
         return dataclasses.replace(
             seat, tracks=tracks, pending=(*seat.pending, advance), once_used=(*seat.once_used, 2)
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..data import Space, Terrain, corporation_tracks, tiles
 from ..model import Benefit, Kind, Seat, Stage
-from ..powers import Corporation, register
+from ..powers import Corporation, Piece, TilePlacement, register
 
 CARRIED = "carried"
 """``what`` of the tech 4 ``destroy`` benefit: the meteorite a rover on water carries."""
@@ -37,13 +37,12 @@ class HorizonGroup(Corporation):
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
 
-    def free_tile(self, seat: Seat, tile: int) -> bool:
-        if self.tech_level(seat) < 1:
-            return False
-        return any(s.icon and s.terrain is Terrain.ROVER for s in tiles()[tile].squares)
+    def tile_placement(self, seat: Seat, tile: int) -> TilePlacement:
+        rover_icon = any(s.icon and s.terrain is Terrain.ROVER for s in tiles()[tile].squares)
+        return TilePlacement.FREE if self.tech_level(seat) >= 1 and rover_icon else TilePlacement.CHECKED
 
-    def rover_may_enter(self, seat: Seat, start: int, end: int) -> bool:
-        return not (start in seat.meteorites and end in seat.meteorites)
+    def rover_entry(self, seat: Seat, start: int, end: int) -> int | None:
+        return None if start in seat.meteorites and end in seat.meteorites else 1
 
     def rover_arrives(self, seat: Seat, start: int | None, square: int) -> Seat:
         changes: dict[str, Any] = {}
@@ -55,15 +54,15 @@ class HorizonGroup(Corporation):
             if seat.cover[square] == "R":
                 meteorites = meteorites - {square}
                 changes["meteorites_collected"] = seat.meteorites_collected + 1
-                gains = self.meteorite_gains(seat)
+                gains = self.collection_gains(seat, Piece.METEORITE)
             elif self.tech_level(seat) >= 4 and seat.cover[square].lower() == "w":
                 gains = (Benefit(Kind.DESTROY, what=CARRIED),)
         if square in seat.lifepods:
             changes.update(lifepods=seat.lifepods - {square}, lifepods_collected=seat.lifepods_collected + 1)
         return dataclasses.replace(seat, meteorites=meteorites, pending=seat.pending + gains, **changes)
 
-    def meteorite_gains(self, seat: Seat) -> tuple[Benefit, ...]:
-        return (Benefit(Kind.PATCH),) if self.tech_level(seat) >= 3 else ()
+    def collection_gains(self, seat: Seat, piece: Piece) -> tuple[Benefit, ...]:
+        return (Benefit(Kind.PATCH),) if piece is Piece.METEORITE and self.tech_level(seat) >= 3 else ()
 
     def round_bonus(self, seat: Seat) -> Seat:
         bonus = len(carrying(seat)) if self.tech_level(seat) >= 2 else 0

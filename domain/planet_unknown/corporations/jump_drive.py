@@ -5,10 +5,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+from domain.contract import Event
+
+from .. import events as ev
 from ..board import terrain_of
+from ..corporation_state import JumpDriveState
 from ..data import TRACKS, Space, Terrain, corporation_tracks, planets
 from ..model import Benefit, Kind, Seat, Stage
-from ..powers import Corporation, register
+from ..powers import Corporation, Piece, register
 
 SLOTS = 6
 AREA = "area"
@@ -18,6 +22,17 @@ HEIGHT = "height"
 """``source`` of the tech E ``choose`` benefit (the same as ``rules.HEIGHT``)."""
 SHARED = "shared"
 """``what`` of the tech F ``draw`` benefit (the same as ``rules.SHARED``)."""
+
+
+def state(seat: Seat) -> JumpDriveState:
+    """The seat's Jump Drive state."""
+    found = seat.corporation_state
+    return found if isinstance(found, JumpDriveState) else JumpDriveState()
+
+
+def pod_slots(seat: Seat) -> tuple[int, ...]:
+    """The seat's tech slots holding a lifepod (1-6 = A-F), sorted."""
+    return state(seat).pod_slots
 
 
 def slot(level: int) -> str:
@@ -50,12 +65,45 @@ class JumpDrive(Corporation):
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
 
+    def initial_state(self, track: Terrain | None = None) -> JumpDriveState:
+        return JumpDriveState()
+
+    def evolve(self, seat: Seat, event: Event) -> Seat:
+        now = state(seat)
+        match event:
+            case ev.LifepodMoved(origin=origin, target=target):
+                assert origin == AREA and target.startswith("slot")
+                now = dataclasses.replace(now, pod_slots=tuple(sorted({*now.pod_slots, int(target[4:])})))
+            case ev.SharedObjectiveDrawn(cards=cards):
+                now = dataclasses.replace(now, shared_offer=cards)
+            case ev.SharedObjectiveChosen():
+                now = dataclasses.replace(now, shared_offer=())
+            case _:
+                return super().evolve(seat, event)
+        return dataclasses.replace(seat, corporation_state=now)
+
+    def board_fields(self, seat: Seat) -> list[str]:
+        slots = pod_slots(seat)
+        return super().board_fields(seat) + (["slots:" + ",".join(str(n) for n in slots)] if slots else [])
+
+    def read_board_field(self, seat: Seat, key: str, value: str) -> Seat | None:
+        if key != "slots":
+            return super().read_board_field(seat, key, value)
+        slots = tuple(sorted(int(n) for n in value.split(",") if n))
+        return dataclasses.replace(seat, corporation_state=dataclasses.replace(state(seat), pod_slots=slots))
+
+    def drawn_objectives(self, seat: Seat) -> tuple[int, ...]:
+        return state(seat).shared_offer
+
+    def with_drawn_objectives(self, seat: Seat, cards: tuple[int, ...]) -> Seat:
+        return dataclasses.replace(seat, corporation_state=dataclasses.replace(state(seat), shared_offer=cards))
+
     def has(self, seat: Seat, level: int) -> bool:
         """Whether tech ``level`` (1-6 = A-F) holds a lifepod."""
-        return level in seat.pod_slots
+        return level in pod_slots(seat)
 
     def tech_level(self, seat: Seat) -> int:
-        return len(seat.pod_slots)
+        return len(pod_slots(seat))
 
     def track_medal(self, seat: Seat, track: Terrain) -> int:
         if track is not Terrain.TECH:
@@ -64,19 +112,15 @@ class JumpDrive(Corporation):
         return passed[-1] if passed else 0
 
     def scored_lifepods(self, seat: Seat) -> int:
-        return max(0, seat.lifepods_collected - len(seat.pod_slots))
+        return max(0, seat.lifepods_collected - len(pod_slots(seat)))
 
-    def lifepod_gains(self, seat: Seat) -> tuple[Benefit, ...]:
-        return (Benefit(Kind.LIFEPOD, source=COLLECTED),)
+    def collection_gains(self, seat: Seat, piece: Piece) -> tuple[Benefit, ...]:
+        return (Benefit(Kind.LIFEPOD, source=COLLECTED),) if piece is Piece.LIFEPOD else ()
 
     def lifepod_moves(self, seat: Seat, benefit: Benefit) -> list[tuple[str, str]]:
         if self.scored_lifepods(seat) <= 0:
             return []
-        return [(AREA, slot(n)) for n in range(1, SLOTS + 1) if n not in seat.pod_slots]
-
-    def move_lifepod(self, seat: Seat, origin: str, target: str) -> Seat:
-        assert origin == AREA and target.startswith("slot")
-        return dataclasses.replace(seat, pod_slots=tuple(sorted({*seat.pod_slots, int(target[4:])})))
+        return [(AREA, slot(n)) for n in range(1, SLOTS + 1) if n not in pod_slots(seat)]
 
     def tech_as_energy(self, seat: Seat) -> bool:
         return self.has(seat, 4)

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import Any
 
+from ..corporation_state import MakeshiftState
 from ..data import TOP, TRACKS, Space, Terrain, corporation_tracks
 from ..model import Benefit, Kind, Seat, Stage
 from ..powers import Corporation, register
 
 
+def _moved(seat: Seat) -> tuple[int, ...]:
+    """The lanes as stored: empty while no tracker has changed tracks."""
+    found = seat.corporation_state
+    return found.lanes if isinstance(found, MakeshiftState) else ()
+
+
 def lanes(seat: Seat) -> tuple[int, ...]:
     """The track index each tracker (by colour, in board order) stands on."""
-    return seat.lanes or tuple(range(len(TRACKS)))
+    return _moved(seat) or tuple(range(len(TRACKS)))
 
 
 def lane(seat: Seat, colour: Terrain) -> Terrain:
@@ -42,6 +50,27 @@ class Makeshift(Corporation):
 
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
+
+    def initial_state(self, track: Terrain | None = None) -> MakeshiftState:
+        return MakeshiftState()
+
+    def board_fields(self, seat: Seat) -> list[str]:
+        moved = _moved(seat)
+        return super().board_fields(seat) + (["lanes:" + ".".join(TRACKS[n].value for n in moved)] if moved else [])
+
+    def read_board_field(self, seat: Seat, key: str, value: str) -> Seat | None:
+        if key != "lanes":
+            return super().read_board_field(seat, key, value)
+        names = value.split(".")
+        if len(names) != len(TRACKS) or any(n not in TRACKS for n in names):
+            raise ValueError("lanes: five track names, e.g. civ.civ.biomass.rover.tech")
+        return dataclasses.replace(
+            seat, corporation_state=MakeshiftState(tuple(TRACKS.index(Terrain(n)) for n in names))
+        )
+
+    def view_fields(self, seat: Seat) -> dict[str, Any]:
+        moved = _moved(seat)
+        return {"lanes": {str(t): str(TRACKS[n]) for t, n in zip(TRACKS, moved, strict=True)}} if moved else {}
 
     def occupied(self, seat: Seat, track: Terrain, position: int, colour: Terrain) -> bool:
         """Whether a tracker other than ``colour``'s stands on ``position`` of ``track``."""
@@ -82,7 +111,8 @@ class Makeshift(Corporation):
         if side:
             tracks[n] -= 1
         identity = tuple(new_lanes) == tuple(range(len(TRACKS)))
-        return dataclasses.replace(seat, lanes=() if identity else tuple(new_lanes), tracks=tuple(tracks))
+        state = MakeshiftState(() if identity else tuple(new_lanes))
+        return dataclasses.replace(seat, corporation_state=state, tracks=tuple(tracks))
 
     def tech_level(self, seat: Seat) -> int:
         on_tech = [seat.track(c) for c in TRACKS if lane(seat, c) is Terrain.TECH]

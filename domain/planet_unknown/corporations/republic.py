@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..data import TRACKS, Space, Terrain, corporation_tracks, tiles
 from ..model import Benefit, Kind, Seat, Stage
-from ..powers import Corporation, register
+from ..powers import Corporation, TilePlacement, register
 
 LAST_RANK = 4
 END_PICKS = 2
@@ -38,10 +38,14 @@ class Republic(Corporation):
     def tracks(self) -> Mapping[Terrain, tuple[Space, ...]]:
         return corporation_tracks(self.slug)
 
-    def civ_milestone_gains(self, seat: Seat, synergies: bool) -> tuple[Benefit, ...]:
+    def arrival_extras(
+        self, seat: Seat, track: Terrain, space: Space, milestones: bool, synergy: bool
+    ) -> tuple[Benefit, ...]:
+        if not (space.civ_rank and milestones):
+            return ()
         others = tuple(t for t in TRACKS if t is not Terrain.CIV)
         gains: tuple[Benefit, ...] = (Benefit(Kind.REGRESS, options=others, source="republic"),)
-        if self.tech_level(seat) >= 4 and synergies:
+        if self.tech_level(seat) >= 4 and synergy:
             gains += (Benefit(Kind.CHOOSE, source="synergy"),)
         return gains
 
@@ -59,18 +63,19 @@ class Republic(Corporation):
         movement = self.tracks()[Terrain.ROVER][seat.track(Terrain.ROVER)].rover_moves
         return dataclasses.replace(seat, moves=seat.moves + movement)
 
-    def tile_allowed(self, seat: Seat, tile: int) -> bool:
-        return not (seat.stage is Stage.CHOOSING and 1 in seat.powers_used) or civ_tile(tile)
+    def tile_placement(self, seat: Seat, tile: int) -> TilePlacement:
+        allowed = not (seat.stage is Stage.CHOOSING and 1 in seat.powers_used) or civ_tile(tile)
+        return TilePlacement.CHECKED if allowed else TilePlacement.REFUSED
 
     def extra_civ_choices(self, seat: Seat, rank: int, piles: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
         if self.tech_level(seat) < 2 or rank >= LAST_RANK or not piles[rank]:
             return ()
         return (piles[rank][0],)
 
-    def rover_jumps(self, seat: Seat, start: int) -> frozenset[int]:
+    def rover_reach(self, seat: Seat, start: int) -> tuple[frozenset[int], frozenset[int]]:
         if self.tech_level(seat) < 3 or seat.cover[start].lower() != "c":
-            return frozenset()
-        return frozenset(s for s, letter in enumerate(seat.cover) if letter.lower() == "c" and s != start)
+            return frozenset(), frozenset()
+        return frozenset(), frozenset(s for s, letter in enumerate(seat.cover) if letter.lower() == "c" and s != start)
 
     def end_game_gains(self, seat: Seat) -> tuple[Benefit, ...]:
         return (Benefit(Kind.CIV, rank=0),) * END_PICKS if self.tech_level(seat) >= 5 else ()

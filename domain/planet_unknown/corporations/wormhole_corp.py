@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from ..board import neighbours
 from ..data import TRACKS, Space, Terrain, corporation_tracks
 from ..model import Benefit, Kind, Seat, Stage
-from ..powers import Corporation, register
+from ..powers import Corporation, PatchRules, register
 
 
 def biomass_areas(seat: Seat) -> int:
@@ -92,11 +92,10 @@ class WormholeCorp(Corporation):
             return alternatives[0] if alternatives else ()
         return (Benefit(Kind.SELECT, alternatives=alternatives),)
 
-    def placement_advances(self, before: Seat, after: Seat, terrain: Terrain) -> bool:
-        return terrain is not Terrain.BIOMASS or biomass_areas(after) <= biomass_areas(before)
-
-    def energy_may_choose(self, seat: Seat, track: Terrain) -> bool:
-        return track is not Terrain.BIOMASS
+    def icon_advances(self, before: Seat, after: Seat, icon: Terrain, track: Terrain) -> bool:
+        if track is not Terrain.BIOMASS:
+            return True
+        return icon is not Terrain.ENERGY and biomass_areas(after) <= biomass_areas(before)
 
     def actions(self, seat: Seat, placeable: tuple[int, ...]) -> tuple[int, ...]:
         at_top = seat.track(Terrain.BIOMASS) >= self.top(Terrain.BIOMASS)
@@ -107,9 +106,9 @@ class WormholeCorp(Corporation):
         tracks = tuple(0 if t is Terrain.BIOMASS else p for t, p in zip(TRACKS, seat.tracks, strict=True))
         return dataclasses.replace(seat, tracks=tracks)
 
-    def patch_on_tiles(self, seat: Seat) -> tuple[bool, bool]:
+    def patch_rules(self, seat: Seat) -> PatchRules:
         level = self.tech_level(seat)
-        return level >= 2, level >= 5
+        return PatchRules(on_tiles=level >= 2, on_meteorites=level >= 5, stored=level >= 4)
 
     def patch_used(self, seat: Seat) -> Seat:
         if self.tech_level(seat) < 3 or 3 in seat.powers_used:
@@ -117,9 +116,6 @@ class WormholeCorp(Corporation):
         return dataclasses.replace(
             seat, pending=(*seat.pending, Benefit(Kind.PATCH)), powers_used=(*seat.powers_used, 3)
         )
-
-    def may_store_patches(self, seat: Seat) -> bool:
-        return self.tech_level(seat) >= 4
 
 
 register(WormholeCorp())
