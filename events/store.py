@@ -170,19 +170,23 @@ if from < 1 then from = 1 end
 return {snap, redis.call('XRANGE', KEYS[4], from .. '-0', ARGV[1] .. '-0')}
 """
 
-_GLANCE = """
-local meta = redis.call('HGETALL', KEYS[1])
-if #meta == 0 then return {meta} end
-local role = false
-if ARGV[2] ~= '' then role = redis.call('HGET', KEYS[3], ARGV[2]) end
-local prior = false
-if ARGV[3] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[3]) end
-local events = {}
-if ARGV[1] ~= '' then events = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+') end
-local seed = false
-if ARGV[4] == '1' then seed = redis.call('GET', KEYS[5]) end
-return {meta, role, prior, events, seed}
+_GLANCE_FUNCTION = """
+local function glance(KEYS, ARGV)
+  local meta = redis.call('HGETALL', KEYS[1])
+  if #meta == 0 then return {meta} end
+  local role = false
+  if ARGV[2] ~= '' then role = redis.call('HGET', KEYS[3], ARGV[2]) end
+  local prior = false
+  if ARGV[3] ~= '' then prior = redis.call('HGET', KEYS[4], ARGV[3]) end
+  local events = {}
+  if ARGV[1] ~= '' then events = redis.call('XRANGE', KEYS[2], (tonumber(ARGV[1]) + 1) .. '-0', '+') end
+  local seed = false
+  if ARGV[4] == '1' then seed = redis.call('GET', KEYS[5]) end
+  return {meta, role, prior, events, seed}
+end
 """
+
+_GLANCE = _GLANCE_FUNCTION + "return glance(KEYS, ARGV)\n"
 
 _REGISTER_BOT = """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
@@ -254,30 +258,46 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
-_TAKE_RATE = """
-local now, member, n = tonumber(ARGV[1]), ARGV[2], #KEYS
-local counts, allowed = {}, true
-for i = 1, n do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - tonumber(ARGV[3 * i + 1]))
-  counts[i] = redis.call('ZCARD', KEYS[i])
-  if counts[i] >= tonumber(ARGV[3 * i]) then allowed = false end
-end
-local out = {}
-for i = 1, n do
-  local limit, period, count = tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1]), counts[i]
-  local room = count < limit and 1 or 0
-  if allowed and ARGV[3 * i + 2] == '1' then
-    redis.call('ZADD', KEYS[i], now, member)
-    redis.call('PEXPIRE', KEYS[i], period)
-    count = count + 1
+_TAKE_RATE_FUNCTION = """
+local function take_rate(KEYS, ARGV)
+  local now, member, n = tonumber(ARGV[1]), ARGV[2], #KEYS
+  local counts, allowed = {}, true
+  for i = 1, n do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - tonumber(ARGV[3 * i + 1]))
+    counts[i] = redis.call('ZCARD', KEYS[i])
+    if counts[i] >= tonumber(ARGV[3 * i]) then allowed = false end
   end
-  local frees = redis.call('ZRANGE', KEYS[i], math.max(0, count - limit), math.max(0, count - limit), 'WITHSCORES')
-  local reset = now + period
-  if frees[2] then reset = tonumber(frees[2]) + period end
-  out[i] = {room, math.max(0, limit - count), reset}
+  local out = {}
+  for i = 1, n do
+    local limit, period, count = tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1]), counts[i]
+    local room = count < limit and 1 or 0
+    if allowed and ARGV[3 * i + 2] == '1' then
+      redis.call('ZADD', KEYS[i], now, member)
+      redis.call('PEXPIRE', KEYS[i], period)
+      count = count + 1
+    end
+    local frees = redis.call('ZRANGE', KEYS[i], math.max(0, count - limit), math.max(0, count - limit), 'WITHSCORES')
+    local reset = now + period
+    if frees[2] then reset = tonumber(frees[2]) + period end
+    out[i] = {room, math.max(0, limit - count), reset}
+  end
+  return out
 end
-return out
 """
+
+_TAKE_RATE = _TAKE_RATE_FUNCTION + "return take_rate(KEYS, ARGV)\n"
+
+_TAKE_RATE_AND_GLANCE = (
+    _TAKE_RATE_FUNCTION
+    + _GLANCE_FUNCTION
+    + """
+local windows, rate_args = tonumber(ARGV[1]), tonumber(ARGV[2])
+local rate_keys, glance_keys = {unpack(KEYS, 1, windows)}, {unpack(KEYS, windows + 1)}
+local rate_argv, glance_argv = {unpack(ARGV, 3, 2 + rate_args)}, {unpack(ARGV, 3 + rate_args)}
+return {take_rate(rate_keys, rate_argv), glance(glance_keys, glance_argv)}
+"""
+)
+"""A move's rate windows and the read of its game, in one script call (one node only)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -861,6 +881,7 @@ class RedisStore(EventStore):
         self._take_stream_slot = client.register_script(_TAKE_STREAM_SLOT)
         self._release_if_held = client.register_script(_RELEASE_IF_HELD)
         self._take_rate = client.register_script(_TAKE_RATE)
+        self._take_rate_and_glance = client.register_script(_TAKE_RATE_AND_GLANCE)
 
     # --- writing ---------------------------------------------------------
 
@@ -1407,8 +1428,9 @@ class RedisStore(EventStore):
         k = self.keys.game(game_id)
         glance_keys = [k.meta, k.events, k.tokens, k.idempotency, k.seed]
         glance_args = ["" if after is None else after, token_hash or "", "", int(with_seed)]
-        rate, reply = self._pipelined(
-            [(self._take_rate, *self._rate_call(windows, now_ms, member)), (self._glance, glance_keys, glance_args)]
+        rate_keys, rate_args = self._rate_call(windows, now_ms, member)
+        rate, reply = self._take_rate_and_glance(
+            keys=[*rate_keys, *glance_keys], args=[len(rate_keys), len(rate_args), *rate_args, *glance_args]
         )
         return _rate_counts(rate), _glance_of(game_id, reply)
 
@@ -1417,21 +1439,6 @@ class RedisStore(EventStore):
         for w in windows:
             args += [w.limit, w.period_ms, int(w.take)]
         return [self.keys.rate_window(w.owner, w.name) for w in windows], args
-
-    def _pipelined(self, calls: Sequence[tuple[Any, list[str], list[Any]]]) -> list[Any]:
-        """Run registered scripts in one round trip; one that Redis does not hold yet runs again on its own
-        (which loads it), so that none runs twice."""
-        with self.redis.pipeline(transaction=False) as pipe:
-            for script, keys, args in calls:
-                pipe.evalsha(script.sha, len(keys), *keys, *args)
-            replies = list(pipe.execute(raise_on_error=False))
-        for i, reply in enumerate(replies):
-            if isinstance(reply, redis.exceptions.NoScriptError):
-                script, keys, args = calls[i]
-                replies[i] = script(keys=keys, args=args)
-            elif isinstance(reply, Exception):
-                raise reply
-        return replies
 
     def clear(self) -> None:
         found = list(self.redis.scan_iter(f"*{self.keys.namespace}*", count=1000))
