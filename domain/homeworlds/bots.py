@@ -1,10 +1,11 @@
-"""Built-in bots: ``random``, ``greedy`` and ``search``, and ``search-v1`` for the arena only.
+"""Built-in bots: ``random``, ``greedy`` and ``search``, and ``search-v1`` and ``search-alphabeta`` for the arena only.
 
 Each takes ``(view, seat, rng, think_ms)``, ``view`` being the seat's
 :class:`~domain.contract.SeatView`, and returns a legal turn of ``seat`` in SDG notation.
 Everything in Homeworlds is public, so the view is the whole table.
 Given the same state and an ``rng`` in the same state they choose the same turn
-(as long as the clock does not cut them short; see :mod:`~domain.homeworlds.search`).
+(as long as the clock does not cut them short; see :mod:`~domain.homeworlds.search` and
+:mod:`~domain.homeworlds.mcts`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from types import MappingProxyType
 from domain.arena import register_reference_bots
 from domain.contract import JSON, Bot, SeatView
 
+from .mcts import mcts_turn
 from .movegen import successors
 from .notation import Turn
 from .position import Position
@@ -65,12 +67,20 @@ def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
 def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
     """The strongest bot: wins at once if it can, never allows a win in one it can avoid, within ``think_ms``.
 
-    Candidates, best-evaluated first, are proven safe against an enemy win in one, then
-    scored by the enemy's best reply (alpha-beta cut-offs, replies the bot could punish
-    with a win at once discounted, threats of a win rewarded), until the budget is
-    spent; as the game drags on it presses harder on the enemy homeworld. See
-    :mod:`~domain.homeworlds.search`.
+    Candidates, best-evaluated first, are proven safe against an enemy win in one; the
+    best of them are then compared by a tree search guided by the evaluation (PUCT, no
+    random playouts: each side plays its best-evaluated turns, and a side that can win
+    at once does), and the most visited is played. As the game drags on it presses
+    harder on the enemy homeworld. See :mod:`~domain.homeworlds.mcts`.
     """
+    state = view.state
+    _check(state, seat)
+    return str(with_home_name(state, seat, mcts_turn(state.position, state.rules, rng, think_ms, state.turn)))
+
+
+def search_alphabeta(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
+    """The two-turn alpha-beta search with a position table that was ``search`` until the tree search beat it,
+    kept as a reference for the arena. See :mod:`~domain.homeworlds.search`."""
     state = view.state
     _check(state, seat)
     return str(with_home_name(state, seat, search_turn(state.position, state.rules, rng, think_ms, state.turn)))
@@ -88,7 +98,8 @@ def search_v1(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, t
 BOTS: Mapping[str, Bot] = MappingProxyType({"random": random, "greedy": greedy, "search": search})
 """The built-in bots by name, as :attr:`~domain.homeworlds.game.Homeworlds.bots` offers them."""
 
-REFERENCE_BOTS: Mapping[str, Bot] = MappingProxyType({"search-v1": search_v1})
-"""Bots kept for the arena only (``orrery arena``), not offered by the service: ``search-v1``."""
+REFERENCE_BOTS: Mapping[str, Bot] = MappingProxyType({"search-v1": search_v1, "search-alphabeta": search_alphabeta})
+"""Bots kept for the arena only (``orrery arena``), not offered by the service: ``search-v1`` and
+``search-alphabeta``."""
 
 register_reference_bots("homeworlds", REFERENCE_BOTS)

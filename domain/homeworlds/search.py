@@ -1,4 +1,8 @@
-"""Turn choice for the built-in bots: setup, one-turn lookahead (``greedy``) and the ``search``.
+"""Turn choice for the built-in bots: setup, one-turn lookahead (``greedy``), and the alpha-beta search.
+
+The alpha-beta search was ``search`` until the tree search of :mod:`~domain.homeworlds.mcts`
+beat it in the arena; it is kept there as ``search-alphabeta``, and the tree search still
+uses its pieces at the root (win search, ranking, safety proof, last resorts).
 
 The bots read the whole table (everything is public) and are deterministic given the
 ``rng`` they are handed: ties are broken by an ``rng`` shuffle before a stable sort,
@@ -340,6 +344,11 @@ class _Search:
         if best is not None:
             near = [candidate for score, candidate in scored if score >= best - self.margin]
             return self.rng.choice(near) if self.margin else near[0]
+        return self.last_resort(ranked, unsure)
+
+    def last_resort(self, ranked: Ranked, unsure: list[tuple[Turn, Position]]) -> Turn:
+        """When no candidate was proven safe: a :meth:`defence`, else the first of ``unsure`` (candidates
+        whose check did not finish) proven safe with more time, else the first of them, else the best ranked."""
         finish = self.at(0.8)
         defence = self.defence(finish)
         if defence is not None:

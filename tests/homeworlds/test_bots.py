@@ -28,7 +28,7 @@ def state_of(text: str) -> HomeworldsState:
 
 def test_the_bots_are_registered() -> None:
     assert set(GAME.bots) == {"random", "greedy", "search"}
-    assert set(arena_bots(GAME)) == {"random", "greedy", "search", "search-v1"}
+    assert set(arena_bots(GAME)) == {"random", "greedy", "search", "search-v1", "search-alphabeta"}
 
 
 @pytest.mark.parametrize("puzzle", WINNING_PUZZLES, ids=lambda p: p[0])

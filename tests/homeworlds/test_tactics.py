@@ -1,4 +1,4 @@
-"""The search's tactical suite: every official win in one, and positions where a bot walked into a loss in one.
+"""The ``search`` bot's tactical suite: every official win in one, and positions where a bot walked into a loss in one.
 
 Each position must be solved within a budget. The tests give the search 500 ms, two and a half times the arena's
 default, so that a loaded machine's pauses cannot fail them; at the default 200 ms the suite is measured
@@ -21,6 +21,7 @@ import pytest
 
 from domain.contract import seat_view
 from domain.homeworlds import GAME, HomeworldsState, Outcome, Position, Rules, Turn, play, successors, winning_turn
+from domain.homeworlds.mcts import mcts_turn
 from domain.homeworlds.movegen import winning_turn_by
 from domain.homeworlds.search import _walk, find_win, greedy_turn, search_turn
 from domain.homeworlds.threats import may_win
@@ -165,7 +166,8 @@ def test_the_searches_stop_at_their_deadline() -> None:
     move = greedy_turn(heavy, Rules(), random.Random(1), 50)
     assert time.monotonic() - started < 1.0  # uninterrupted, this position's win search takes over 2 s
     play(heavy, move)
-    started = time.monotonic()
-    move = search_turn(heavy, Rules(), random.Random(1), 50)
-    assert time.monotonic() - started < 1.0
-    play(heavy, move)
+    for turn_of in (search_turn, mcts_turn):
+        started = time.monotonic()
+        move = turn_of(heavy, Rules(), random.Random(1), 50)
+        assert time.monotonic() - started < 1.0
+        play(heavy, move)
