@@ -35,6 +35,7 @@ from events.store import (
     UnknownGame,
     UnknownOutboxGroup,
     VersionConflict,
+    unseal,
 )
 
 WAKE_KEEP = 8
@@ -283,7 +284,7 @@ class MemoryStore(EventStore):
             role = g.tokens.get(token_hash) if token_hash else None
             prior = g.idempotency.get(idempotency_key) if idempotency_key else None
             events = [] if after is None else self.read(game_id, after=after)
-            return Glance(meta, role, prior, events, _unseal(g.seed) if with_seed and g.seed is not None else None)
+            return Glance(meta, role, prior, events, unseal(g.seed) if with_seed and g.seed is not None else None)
 
     def prior_result(self, game_id: str, idempotency_key: str) -> str | None:
         with self._lock:
@@ -351,7 +352,7 @@ class MemoryStore(EventStore):
             g = self._games.get(game_id)
             if g is None or g.seed is None:
                 raise UnknownGame(game_id)
-            return _unseal(g.seed)
+            return unseal(g.seed)
 
     def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
         with self._lock:
@@ -757,9 +758,3 @@ def _outbox_entry(bucket: int, entry_id: tuple[int, int], fields: Mapping[str, s
         finished=fields["finished"] == "1",
         event=fields["event"],
     )
-
-
-def _unseal(stored: str) -> tuple[bytes, bytes]:
-    """The (seed, salt) of a game's stored ``salt:seed`` (hex; ``seed`` alone when it has no salt)."""
-    salt, _, seed = stored.rpartition(":")
-    return bytes.fromhex(seed), bytes.fromhex(salt)

@@ -1086,7 +1086,7 @@ class RedisStore(EventStore):
         raw = self.redis.get(self.keys.game(game_id).seed)
         if raw is None:
             raise UnknownGame(game_id)
-        return _unseal(raw)
+        return unseal(raw)
 
     def cached_verdict(self, game_id: str, version: int) -> dict[str, Any] | None:
         raw = self.redis.hget(self.keys.game(game_id).verdicts, str(version))
@@ -1466,12 +1466,12 @@ def _glance_of(game_id: str, reply: Sequence[Any]) -> Glance | None:
     meta = Meta.from_fields(game_id, {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)})
     role, prior = (None if raw is None else raw.decode() for raw in reply[1:3])
     seed = reply[4] if len(reply) > 4 else None
-    return Glance(meta, role, prior, _envelopes(reply[3]), None if seed is None else _unseal(seed))
+    return Glance(meta, role, prior, _envelopes(reply[3]), None if seed is None else unseal(seed))
 
 
-def _unseal(raw: bytes) -> tuple[bytes, bytes]:
+def unseal(raw: bytes | str) -> tuple[bytes, bytes]:
     """The (seed, salt) of a game's stored ``salt:seed`` (hex; ``seed`` alone when it has no salt)."""
-    salt, _, seed = raw.decode().rpartition(":")
+    salt, _, seed = (raw.decode() if isinstance(raw, bytes) else raw).rpartition(":")
     return bytes.fromhex(seed), bytes.fromhex(salt)
 
 

@@ -10,7 +10,7 @@ A square is ``row * 12 + col``; its name is the column letter and the row number
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .data import BY_LETTER, SIZE, SQUARES, Terrain, TileSquare, tiles
 
@@ -45,6 +45,24 @@ def neighbours(square: int) -> Iterator[int]:
         yield square - 1
     if c < SIZE - 1:
         yield square + 1
+
+
+def connected_areas(squares: Iterable[int]) -> list[set[int]]:
+    """``squares`` split into their orthogonally connected areas."""
+    todo = set(squares)
+    found = []
+    while todo:
+        stack = [todo.pop()]
+        area = set()
+        while stack:
+            square = stack.pop()
+            area.add(square)
+            for n in neighbours(square):
+                if n in todo:
+                    todo.remove(n)
+                    stack.append(n)
+        found.append(area)
+    return found
 
 
 def mask_of(squares: object) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import event_deck, powers
-from .board import neighbours, terrain_of
+from .board import connected_areas, terrain_of
 from .data import (
     PRIVATE_OBJECTIVE_MEDALS,
     SIZE,
@@ -87,20 +87,7 @@ def civ_medals(seat: Seat) -> int:
 
 def area_squares(seat: Seat, terrain: Terrain) -> list[set[int]]:
     """The orthogonally connected areas of ``terrain`` (patches count as biomass)."""
-    todo = {s for s in range(SIZE * SIZE) if _terrain_at(seat, s) is terrain}
-    found = []
-    while todo:
-        stack = [todo.pop()]
-        area = set()
-        while stack:
-            square = stack.pop()
-            area.add(square)
-            for n in neighbours(square):
-                if n in todo:
-                    todo.remove(n)
-                    stack.append(n)
-        found.append(area)
-    return found
+    return connected_areas(s for s in range(SIZE * SIZE) if _terrain_at(seat, s) is terrain)
 
 
 def areas(seat: Seat, terrain: Terrain) -> list[int]:

@@ -31,7 +31,7 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import rules, scoring
 from . import seat_state as seat_states
-from .board import neighbours, terrain_of
+from .board import connected_areas, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
 from .determinise import determinise
 from .model import Kind, Phase, Seat, State
@@ -96,18 +96,8 @@ def _lines(seat: Seat) -> list[list[int]]:
 def _holes(seat: Seat) -> dict[int, int]:
     """Uncovered grid squares in an uncovered area of 1 to 3 squares, with the area's size."""
     squares = planets()[seat.planet].squares
-    todo = {q for q in squares if not seat.cover[q]}
     out: dict[int, int] = {}
-    while todo:
-        stack = [todo.pop()]
-        area = []
-        while stack:
-            q = stack.pop()
-            area.append(q)
-            for n in neighbours(q):
-                if n in todo:
-                    todo.remove(n)
-                    stack.append(n)
+    for area in connected_areas(q for q in squares if not seat.cover[q]):
         if len(area) <= 3:
             out.update((q, len(area)) for q in area)
     return out
