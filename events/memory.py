@@ -29,7 +29,9 @@ from events.store import (
     Meta,
     OutboxEntry,
     RateCount,
+    RateRefused,
     RateWindow,
+    SeatGuard,
     SlotScope,
     Snapshot,
     UnknownGame,
@@ -210,18 +212,28 @@ class MemoryStore(EventStore):
         outbox_event: str = "appended",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        guard: SeatGuard | None = None,
     ) -> Appended:
         with self._lock:
             g = self._games.get(game_id)
             if g is None or not g.meta:
                 raise UnknownGame(game_id)
             current = int(g.meta["version"])
+            rate: tuple[RateCount, ...] = ()
+            if guard is not None:
+                if current != expected_version or g.meta["hash"] != previous_hash:
+                    raise VersionConflict(current)
+                if g.tokens.get(guard.token_hash) != guard.role:
+                    raise VersionConflict(current)
+                rate = tuple(self.take_rate(guard.windows, now_ms=now_ms, member=guard.member))
+                if not all(count.allowed for count in rate):
+                    raise RateRefused(rate)
             if idempotency_key:
                 prior = g.idempotency.get(idempotency_key)
                 if prior is not None:
                     match = _PRIOR.match(prior)
                     if match and match[1] == fingerprint:
-                        return Appended(int(match[2]), int(match[3]), duplicate=True)
+                        return Appended(int(match[2]), int(match[3]), duplicate=True, rate=rate)
                     raise IdempotencyConflict(current)
             if current != expected_version or g.meta["hash"] != previous_hash:
                 raise VersionConflict(current)
@@ -238,7 +250,11 @@ class MemoryStore(EventStore):
             g.listing.update({str(v): entry for v, entry in (listed_by_version or {}).items()})
             self._post_outbox(game_id, last, CANCELLED if cancelled else "1" if finished else "0", outbox_event)
             self._changed.notify_all()
-            return Appended(current + 1, last)
+            return Appended(current + 1, last, rate=rate)
+
+    @property
+    def appends_as_seat(self) -> bool:
+        return True
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
         with self._lock:

@@ -63,7 +63,8 @@ redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '
 return {'ok', 1, n}
 """
 
-_APPEND = """
+_APPEND_FUNCTION = """
+local function append(KEYS, ARGV)
 local meta = redis.call('HMGET', KEYS[2], 'version', 'hash', 'created_ms')
 if not meta[1] then return {'missing'} end
 local idem = ARGV[2]
@@ -106,7 +107,10 @@ local nheld = tonumber(ARGV[t]) or 0
 for i = 1, nheld do redis.call('HSET', KEYS[10], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
 redis.call('XADD', KEYS[4], '*', 'game_id', ARGV[9], 'version', last, 'finished', ARGV[6], 'event', ARGV[8])
 return {'ok', current + 1, last}
+end
 """
+
+_APPEND = _APPEND_FUNCTION + "return append(KEYS, ARGV)\n"
 
 
 _CLAIM_TIMER = """
@@ -299,6 +303,31 @@ return {take_rate(rate_keys, rate_argv), glance(glance_keys, glance_argv)}
 )
 """A move's rate windows and the read of its game, in one script call (one node only)."""
 
+_APPEND_AS_SEAT = (
+    _TAKE_RATE_FUNCTION
+    + _APPEND_FUNCTION
+    + """
+local windows, rate_args = tonumber(ARGV[1]), tonumber(ARGV[2])
+local rate_keys, append_keys = {unpack(KEYS, 1, windows)}, {unpack(KEYS, windows + 1, windows + 10)}
+local rate_argv, append_argv = {unpack(ARGV, 5, 4 + rate_args)}, {unpack(ARGV, 5 + rate_args)}
+local meta = redis.call('HMGET', append_keys[2], 'version', 'hash')
+if not meta[1] then return {'missing'} end
+if tonumber(meta[1]) ~= tonumber(append_argv[1]) or meta[2] ~= append_argv[4]
+    or redis.call('HGET', KEYS[windows + 11], ARGV[3]) ~= ARGV[4] then
+  return {'conflict', tonumber(meta[1])}
+end
+local counts = take_rate(rate_keys, rate_argv)
+for i = 1, #counts do
+  if counts[i][1] == 0 then return {'refused', counts} end
+end
+local appended = append(append_keys, append_argv)
+appended[#appended + 1] = counts
+return appended
+"""
+)
+"""A seat's append that first checks that the game and the token's role are as the caller last saw them, then
+counts the request in its rate windows, and appends only if every window had room (one node only)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RateWindow:
@@ -313,6 +342,17 @@ class RateWindow:
     limit: int
     period_ms: int
     take: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatGuard:
+    """What an append made for a seat's bearer token checks, in the same atomic step: the token (by its
+    hash) still holds ``role``, and the request ``member`` fits in every rate window, where it is counted."""
+
+    token_hash: str
+    role: str
+    windows: Sequence[RateWindow]
+    member: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -348,6 +388,14 @@ class UnknownOutboxGroup(StoreError, redis.ResponseError):
     """
 
 
+class RateRefused(StoreError):
+    """A rate window of a :class:`SeatGuard` was full: nothing was appended or counted."""
+
+    def __init__(self, counts: Sequence[RateCount]) -> None:
+        super().__init__("a rate window is full")
+        self.counts = list(counts)
+
+
 class VersionConflict(StoreError):
     """The game's version is not the expected one."""
 
@@ -372,6 +420,7 @@ class Appended:
     first: int
     last: int
     duplicate: bool = False
+    rate: tuple[RateCount, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -492,6 +541,7 @@ class EventStore(abc.ABC):
         outbox_event: str = "appended",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        guard: SeatGuard | None = None,
     ) -> Appended:
         """Append ``envelopes`` after ``expected_version``, or raise.
 
@@ -499,7 +549,18 @@ class EventStore(abc.ABC):
         returns the first result and appends nothing; with another fingerprint
         it raises :class:`IdempotencyConflict`. ``listed`` and ``listed_by_version`` update the
         game list's fields with the events, as for :meth:`create`.
+
+        With a ``guard`` (only where :attr:`appends_as_seat`), the same atomic step first raises
+        :class:`VersionConflict` if the game moved on or the guard's token no longer holds its role, then
+        counts the request in the guard's rate windows, raising :class:`RateRefused` if one was full;
+        ``Appended.rate`` holds the windows' answers.
         """
+
+    @property
+    def appends_as_seat(self) -> bool:
+        """Whether :meth:`append` takes a :class:`SeatGuard`: a seat's move then needs no read before its
+        append when the caller holds the game's current state."""
+        return False
 
     @abc.abstractmethod
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
@@ -866,6 +927,7 @@ class RedisStore(EventStore):
         self.keys = keyspace
         self._create = client.register_script(_CREATE)
         self._append = client.register_script(_APPEND)
+        self._append_as_seat = client.register_script(_APPEND_AS_SEAT)
         self._claim_timer = client.register_script(_CLAIM_TIMER)
         self._finish_timer = client.register_script(_FINISH_TIMER)
         self._drop_snapshot = client.register_script(_DROP_SNAPSHOT)
@@ -938,6 +1000,7 @@ class RedisStore(EventStore):
         outbox_event: str = "appended",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        guard: SeatGuard | None = None,
     ) -> Appended:
         k = self.keys.game(game_id)
         keys = [k.events, k.meta, k.idempotency, k.outbox]
@@ -961,18 +1024,27 @@ class RedisStore(EventStore):
             *_pairs(list((listed or {}).items())),
             *_pairs([(str(v), e) for v, e in (listed_by_version or {}).items()]),
         ]
+        if guard is not None:
+            if not self.appends_as_seat:
+                raise ValueError("a guarded append needs one node: the rate windows live in other slots")
+            rate_keys, rate_args = self._rate_call(guard.windows, now_ms, guard.member)
+            keys = [*rate_keys, *keys, k.tokens]
+            argv = [len(rate_keys), len(rate_args), guard.token_hash, guard.role, *rate_args, *argv]
         try:
-            reply = self._append(keys=keys, args=argv)
+            reply = (self._append if guard is None else self._append_as_seat)(keys=keys, args=argv)
         except redis.ResponseError as error:
             if "equal or smaller" in str(error):
                 held = expected_version + 1
                 raise StreamDamaged(f"game {game_id}: the stream already holds version {held}") from None
             raise
         status = reply[0].decode()
+        if status == "refused":
+            raise RateRefused(_rate_counts(reply[1]))
+        rate = tuple(_rate_counts(reply[3])) if guard is not None and len(reply) > 3 else ()
         if status == "ok":
-            return Appended(int(reply[1]), int(reply[2]))
+            return Appended(int(reply[1]), int(reply[2]), rate=rate)
         if status == "duplicate":
-            return Appended(int(reply[1]), int(reply[2]), duplicate=True)
+            return Appended(int(reply[1]), int(reply[2]), duplicate=True, rate=rate)
         if status == "conflict":
             raise VersionConflict(int(reply[1]))
         if status == "idempotency_conflict":
@@ -1433,6 +1505,10 @@ class RedisStore(EventStore):
             keys=[*rate_keys, *glance_keys], args=[len(rate_keys), len(rate_args), *rate_args, *glance_args]
         )
         return _rate_counts(rate), _glance_of(game_id, reply)
+
+    @property
+    def appends_as_seat(self) -> bool:
+        return not isinstance(self.redis, redis.RedisCluster)
 
     def _rate_call(self, windows: Sequence[RateWindow], now_ms: int, member: str) -> tuple[list[str], list[Any]]:
         args: list[Any] = [now_ms, member]

@@ -50,7 +50,9 @@ from events.store import (
     IdempotencyConflict,
     Meta,
     RateCount,
+    RateRefused,
     RateWindow,
+    SeatGuard,
     StreamDamaged,
     UnknownGame,
     VersionConflict,
@@ -301,6 +303,9 @@ class GameService(Generic[StoreT]):
         self.on_append = on_append
         self._cache: collections.OrderedDict[str, Record] = collections.OrderedDict()
         self._cache_size = cache_size
+        self._roles: collections.OrderedDict[tuple[str, str], str] = collections.OrderedDict()
+        self._missed: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._seeds: collections.OrderedDict[str, tuple[bytes, bytes]] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     # --- commands ------------------------------------------------------------
@@ -402,16 +407,61 @@ class GameService(Generic[StoreT]):
         if token is None:
             self.head(game_id)
             raise Unauthorized(SEAT_TOKEN_NEEDED)
-        glance, cached = self._glance(game_id, token_hash=token_hash(token), rate=rate, with_seed=True)
+        hashed = token_hash(token)
+        if rate is not None and idempotency_key is None:
+            made = self._move_from_cache(game_id, hashed, move, expected_version, rate)
+            if made is not None:
+                return made
+        glance, cached = self._glance(game_id, token_hash=hashed, rate=rate, with_seed=True)
         if glance.role is None:
             self._current(game_id, glance, cached)
             raise Unauthorized(NOT_THIS_GAMES_TOKEN)
         seat = _seat_only(_viewer_of_role(glance.role))
+        self._remember_role(game_id, hashed, glance.role)
+        if glance.sealed_seed is not None:
+            self._remember_seed(game_id, glance.sealed_seed)
         record = self._current(game_id, glance, cached)
         key = None if idempotency_key is None else client_key(seat, idempotency_key)
         result = self._submit(
             game_id, seat, move, expected_version=expected_version, key=key, first=record, seed=glance.sealed_seed
         )
+        return dataclasses.replace(result, seat=seat)
+
+    def _move_from_cache(
+        self, game_id: str, hashed: str, move: JSON, expected_version: int | None, rate: RateCheck
+    ) -> MoveResult | None:
+        """A seat's move decided on the record this process holds, with no read before its append: the append
+        itself checks that the game is still at that record and the token still holds the seat, and counts
+        the rate limits. None, with nothing written or counted, wherever the ordinary path must answer: no
+        record or role held here, a move the rules refuse, or a game that moved on (after which this process
+        stops trying it for that game). A move that finishes the game reveals the sealed seed held here
+        (read from the store if not)."""
+        if not self.store.appends_as_seat:
+            return None
+        with self._lock:
+            record = self._cache.get(game_id)
+            role = self._roles.get((game_id, hashed))
+            seed = self._seeds.get(game_id)
+            if record is None or role is None or game_id in self._missed:
+                return None
+        seat = _seat_only(_viewer_of_role(role))
+        if record.cancelled is not None or record.challenged or record.over:
+            return None
+        if expected_version is not None and not record.seat_version(seat) <= expected_version <= record.version:
+            return None
+        try:
+            events = move_command(record, seat, move)
+        except contract.RuleError:
+            return None
+        guard = SeatGuard(hashed, role, rate.windows, rate.member)
+        try:
+            result = self._append(record, events, seat, None, "", seed, guard=guard, settle=rate.settle)
+        except VersionConflict:
+            with self._lock:
+                self._missed[game_id] = None
+                while len(self._missed) > self._cache_size:
+                    self._missed.popitem(last=False)
+            return None
         return dataclasses.replace(result, seat=seat)
 
     def submit_for_server(
@@ -591,6 +641,9 @@ class GameService(Generic[StoreT]):
             listed_by_version=listing.held_entries(None, envelopes),
         )
         self._remember(record)
+        for hashed, role in roles.items():
+            self._remember_role(record.game_id, hashed, role)
+        self._remember_seed(record.game_id, (seed, salt))
         if notify and self.on_append is not None:
             self.on_append(record)
         return Created(record, tokens, creator_token, webhook_secrets)
@@ -1242,7 +1295,12 @@ class GameService(Generic[StoreT]):
         key: str | None,
         fingerprint: str,
         seed: tuple[bytes, bytes] | None = None,
+        *,
+        guard: SeatGuard | None = None,
+        settle: Callable[[list[RateCount]], None] | None = None,
     ) -> MoveResult:
+        """Seal, fold and append ``events`` after ``record``; with a ``guard``, the append also checks the
+        seat's token and counts its rate windows, whose answers go to ``settle`` (which refuses by raising)."""
         now = _now_ms()
         finishing = finishes(record, events)
         if finishing:
@@ -1264,13 +1322,20 @@ class GameService(Generic[StoreT]):
                 timers=self.timers(new, now),
                 listed=listing.fields_of(new),
                 listed_by_version=listing.held_entries(record, envelopes),
+                guard=guard,
             )
+        except RateRefused as refused:
+            if settle is not None:
+                settle(refused.counts)
+            raise
         except StreamDamaged as damaged:
             raise GameDamaged(
                 f"game {record.game_id} is damaged ({damaged}); it takes no moves until an operator repairs it",
                 stream_version=record.version + 1,
                 meta_version=record.version,
             ) from None
+        if settle is not None:
+            settle(list(appended.rate))
         if appended.duplicate:
             return MoveResult(
                 self.head(record.game_id),
@@ -1360,6 +1425,24 @@ class GameService(Generic[StoreT]):
         if record is None:
             raise GameNotFound("the game has no events")
         return record
+
+    def _remember_role(self, game_id: str, hashed: str, role: str) -> None:
+        """Hold what a seat's token (by its hash) stands for in a game, for :meth:`_move_from_cache`."""
+        if not role.startswith("seat:"):
+            return
+        with self._lock:
+            self._roles[(game_id, hashed)] = role
+            self._roles.move_to_end((game_id, hashed))
+            while len(self._roles) > 8 * self._cache_size:
+                self._roles.popitem(last=False)
+
+    def _remember_seed(self, game_id: str, sealed: tuple[bytes, bytes]) -> None:
+        """Hold a game's sealed seed and salt, which the move that finishes it reveals."""
+        with self._lock:
+            self._seeds[game_id] = sealed
+            self._seeds.move_to_end(game_id)
+            while len(self._seeds) > self._cache_size:
+                self._seeds.popitem(last=False)
 
     def _remember(self, record: Record) -> None:
         with self._lock:

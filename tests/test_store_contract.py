@@ -24,8 +24,10 @@ from events.store import (
     GameExists,
     IdempotencyConflict,
     RateCount,
+    RateRefused,
     RateWindow,
     RedisStore,
+    SeatGuard,
     Snapshot,
     UnknownGame,
     VersionConflict,
@@ -515,6 +517,42 @@ class TestServerSide:
         assert counts == [RateCount(False, 0, 65_000)] and missing is None
         _, seeded = store.take_rate_and_glance([window], now_ms=7_000, member="m3", game_id=game_id, with_seed=True)
         assert seeded is not None and seeded.sealed_seed == store.sealed_seed(game_id)
+
+    def test_a_guarded_append_checks_the_game_and_the_token_then_counts_the_rate(self, store: EventStore) -> None:
+        if not store.appends_as_seat:
+            game_id, first = new_game(store)
+            guard = SeatGuard("h", "seat:0", [], "m0")
+            with pytest.raises(ValueError, match="one node"):
+                append(store, game_id, first, guard=guard, now_ms=1_000)
+            assert store.meta(game_id).version == 1, "the refused append wrote nothing"
+            return
+        game_id, first = new_game(store)
+        owner = f"token:{uuid.uuid4().hex}"
+        windows = [RateWindow(owner, "moves/2/60", 2, 60_000)]
+
+        def guarded(after: list[Envelope], role: str = "seat:0", token: str = "h", member: str = "m") -> Appended:
+            return append(store, game_id, after, guard=SeatGuard(token, role, windows, member), now_ms=5_000)
+
+        done = guarded(first, member="m1")
+        assert (done.first, done.last, done.rate) == (2, 2, (RateCount(True, 1, 65_000),))
+        second = store.read(game_id)
+        for stale_version, role, token in [(first, "seat:0", "h"), (second, "seat:1", "h"), (second, "seat:0", "x")]:
+            with pytest.raises(VersionConflict):
+                guarded(stale_version, role=role, token=token, member="m-stale")
+        assert store.meta(game_id).version == 2
+        assert store.take_rate(windows, now_ms=5_000, member="peek")[0] == RateCount(True, 0, 65_000), (
+            "a guard that failed counted nothing"
+        )
+        with pytest.raises(RateRefused) as refused:
+            guarded(store.read(game_id), member="m3")
+        assert refused.value.counts == [RateCount(False, 0, 65_000)]
+        assert store.meta(game_id).version == 2 and len(store.read(game_id)) == 2, "a refused move wrote nothing"
+        later = store.read(game_id)
+        done = append(
+            store, game_id, later, guard=SeatGuard("h", "seat:0", windows, "m4"), now_ms=65_001, finished=True
+        )
+        assert done.first == 3 and done.rate == (RateCount(True, 1, 125_001),)
+        assert store.meta(game_id).status == "finished"
 
     def test_a_forgotten_script_runs_once_when_rate_windows_and_a_glance_are_read_together(
         self, store: EventStore
