@@ -555,16 +555,23 @@ class TestServerSide:
         assert store.meta(game_id).status == "finished"
 
     def test_a_forgotten_script_runs_once_when_rate_windows_and_a_glance_are_read_together(
-        self, store: EventStore
+        self, store: EventStore, monkeypatch: pytest.MonkeyPatch
     ) -> None:
+        """A script Redis does not hold (a restart, a failover, ``SCRIPT FLUSH``) is loaded and run once; here
+        the script is made one Redis has never seen, so that no other test process loses its scripts."""
         client = redis_of(store)
         game_id, _ = new_game(store)
         window = RateWindow(f"addr:{uuid.uuid4().hex[:8]}", "moves/5/60", 5, 60_000)
         if isinstance(client, redis.RedisCluster):
             pytest.skip("a cluster reads the windows and the game in separate calls")
-        client.script_flush()
+        assert isinstance(store, RedisStore)
+        source = store._take_rate_and_glance.script
+        unseen = f"{source.decode() if isinstance(source, bytes) else source}\n-- {uuid.uuid4().hex}\n"
+        monkeypatch.setattr(store, "_take_rate_and_glance", client.register_script(unseen))
+        assert client.script_exists(store._take_rate_and_glance.sha) == [False]
         counts, glance = store.take_rate_and_glance([window], now_ms=5_000, member="m1", game_id=game_id)
         assert counts == [RateCount(True, 4, 65_000)] and glance is not None
+        assert client.script_exists(store._take_rate_and_glance.sha) == [True], "the script was loaded"
 
     def test_ping_and_clear(self, store: EventStore) -> None:
         assert store.ping() is True
