@@ -12,8 +12,8 @@ Starts the API under gunicorn against a Redis (the embedded one, or
   together with its game, as a move does.
 
 Rounds of all three alternate, so that the machine's noise hits both alike. It
-prints moves/s, floor/s, their ratio, and the raw appends/s of the store
-called from Python with no HTTP at all.
+prints moves/s, floor/s, their ratio, the raw appends/s of the store
+called from Python with no HTTP at all, and the Redis calls a move makes (seen with ``MONITOR``).
 
     python benchmarks/move_path.py [--rounds 5] [--per-round 300] [--fsync everysec,always]
 """
@@ -21,7 +21,9 @@ called from Python with no HTTP at all.
 from __future__ import annotations
 
 import argparse
+import collections
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -108,6 +110,55 @@ def drive_floor(http: requests.Session, url: str, game_id: str, count: int, toke
     return time.perf_counter() - started
 
 
+def calls_per_move(redis_url: str, http: requests.Session, url: str, games: int = 10) -> collections.Counter[str]:
+    """The commands the API sends Redis for one move, on average (by name), seen with ``MONITOR``: each move
+    is bracketed by two ``ECHO`` marks sent from here, and the commands that scripts run inside Redis are
+    not counted (they are no round trips)."""
+    client = redis.Redis.from_url(redis_url)
+    seen: list[dict[str, Any]] = []
+    ready = threading.Event()
+
+    def watch() -> None:
+        with client.monitor() as monitor:
+            ready.set()
+            for command in monitor.listen():
+                seen.append(command)
+                if command["command"] == "ECHO orrery-bench-done":
+                    return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    ready.wait(5)
+    marks = redis.Redis.from_url(redis_url)
+    marks.echo("orrery-bench-start")
+    moves = 0
+    for _ in range(games):
+        game = http.post(f"{url}/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]}).json()
+        tokens = {s["index"]: s["token"] for s in game["seats"]}
+        seat = game["to_act"][0]
+        for square in SQUARES:
+            marks.echo("orrery-bench-move")
+            response = http.post(
+                f"{url}/v1/games/{game['id']}/moves",
+                json={"move": square},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            assert response.status_code == 201, response.text
+            marks.echo("orrery-bench-moved")
+            seat, moves = 1 - seat, moves + 1
+    marks.echo("orrery-bench-done")
+    watcher.join(10)
+    counted: collections.Counter[str] = collections.Counter()
+    inside = False
+    for command in seen:
+        text = command["command"]
+        if text in ("ECHO orrery-bench-move", "ECHO orrery-bench-moved"):
+            inside = text.endswith("move")
+        elif inside and command["client_type"] != "lua":
+            counted[text.split(" ", 1)[0].upper()] += 1
+    return collections.Counter({name: n / moves for name, n in counted.items()})
+
+
 def raw_appends(redis_url: str, namespace: str, count: int) -> float:
     """Appends per second of the store itself, from Python."""
     from events.envelope import GENESIS_HASH, seal
@@ -162,6 +213,7 @@ def measure(target: Any, rounds: int, per_round: int) -> float:
         floor_per_s = total / floor_time
         limited_per_s = total / limited_time
         raw = raw_appends(target.url, target.namespace, total)
+        calls = calls_per_move(target.url, http, url)
         setting = f"{target.where}; gunicorn 2 workers x 4 threads; one client; {total} requests each"
         print(f"move path benchmark ({setting})")
         print(f"  moves through the API:      {moves_per_s:8.0f} moves/s  ({1000 / moves_per_s:.2f} ms each)")
@@ -170,6 +222,8 @@ def measure(target: Any, rounds: int, per_round: int) -> float:
         print(f"  floor with the rate limits: {limited_per_s:8.0f} appends/s ({1000 / limited_per_s:.2f} ms each)")
         print(f"  ratio moves / that floor:   {moves_per_s / limited_per_s:8.2f}")
         print(f"  raw store appends (Python): {raw:8.0f} appends/s ({1000 / raw:.3f} ms each)")
+        named = ", ".join(f"{name} {n:.2f}" for name, n in calls.most_common())
+        print(f"  Redis calls per move:       {sum(calls.values()):8.2f}  ({named})")
     return moves_per_s
 
 
