@@ -14,8 +14,11 @@ A state is always ``fold(game.evolve, events, game.initial(seats, options))``.
 
 Events are frozen dataclasses derived from :class:`Event`. Their fields hold
 JSON-compatible values only (``str``, ``int``, ``bool``, ``None``, string
-enums, tuples of those, and tuples of tuples); :func:`encode_event` and
-:func:`decode_event` turn them into ``(type, payload)`` pairs and back.
+enums, tuples and frozensets of those, tuples of tuples, and frozen dataclasses
+of those: an object of the fields that differ from their defaults, or
+``[class name, object]`` where the field's type is a union of several
+dataclasses); :func:`encode_event` and :func:`decode_event` turn them into
+``(type, payload)`` pairs and back.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ JSON = Any
 """A value that ``json.dumps`` accepts: dicts, lists, strings, ints, bools and None."""
 
 S = TypeVar("S")
+T = TypeVar("T")
 
 
 class Role(enum.Enum):
@@ -162,7 +166,8 @@ class Event:
 
 def encode_event(event: Event) -> tuple[str, dict[str, JSON]]:
     """The event as ``(type, payload)``, ready for canonical JSON."""
-    payload = {f.name: _to_json(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    encoders = _field_encoders(type(event))
+    payload = {f.name: encoders[f.name](getattr(event, f.name)) for f in dataclasses.fields(event)}
     return type(event).__name__, payload
 
 
@@ -172,8 +177,7 @@ def decode_event(types: Mapping[str, type[Event]], type_name: str, payload: Mapp
         cls = types[type_name]
     except KeyError:
         raise ValueError(f"unknown event type {type_name!r}") from None
-    converters = _field_converters(cls)
-    return cls(**{name: converters[name](value) for name, value in payload.items()})
+    return _from_fields(cls, payload)
 
 
 def event_types(*classes: type[Event]) -> dict[str, type[Event]]:
@@ -194,10 +198,59 @@ def _to_json(value: Any) -> JSON:
     return value
 
 
-_converters: dict[type[Event], dict[str, Callable[[Any], Any]]] = {}
+_encoders: dict[type, dict[str, Callable[[Any], JSON]]] = {}
+_converters: dict[type, dict[str, Callable[[Any], Any]]] = {}
 
 
-def _field_converters(cls: type[Event]) -> dict[str, Callable[[Any], Any]]:
+def _field_encoders(cls: type) -> dict[str, Callable[[Any], JSON]]:
+    found = _encoders.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _encoders[cls] = {f.name: _encoder(hints[f.name]) for f in dataclasses.fields(cls)}
+    return found
+
+
+def _encoder(hint: Any) -> Callable[[Any], JSON]:
+    """How a value of ``hint`` becomes JSON: as :func:`_to_json` does, but dataclasses by their fields' hints."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) > 1 and all(dataclasses.is_dataclass(a) for a in inner):
+            return lambda v: None if v is None else [type(v).__name__, _fields_json(v)]
+        encode = _encoder(inner[0]) if len(inner) == 1 else _to_json
+        return lambda v: None if v is None else encode(v)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _encoder(args[0])
+            return lambda v: [item(x) for x in v]
+        items = [_encoder(a) for a in args]
+        return lambda v: [e(x) for e, x in zip(items, v, strict=True)]
+    if origin is frozenset:
+        member = _encoder(args[0]) if args else _to_json
+        return lambda v: [member(x) for x in sorted(v)]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _fields_json
+    return _to_json
+
+
+def _fields_json(value: Any) -> dict[str, JSON]:
+    """A dataclass as the object of its fields that differ from their defaults."""
+    encoders = _field_encoders(type(value))
+    out = {}
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if f.default is dataclasses.MISSING or item != f.default:
+            out[f.name] = encoders[f.name](item)
+    return out
+
+
+def _from_fields(cls: type[T], data: Mapping[str, JSON]) -> T:
+    converters = _field_converters(cls)
+    return cls(**{name: converters[name](value) for name, value in data.items()})
+
+
+def _field_converters(cls: type) -> dict[str, Callable[[Any], Any]]:
     found = _converters.get(cls)
     if found is None:
         hints = typing.get_type_hints(cls)
@@ -210,6 +263,9 @@ def _converter(hint: Any) -> Callable[[Any], Any]:
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
+        if len(inner) > 1 and all(dataclasses.is_dataclass(a) for a in inner):
+            by_name = {a.__name__: a for a in inner}
+            return lambda v: None if v is None else _from_fields(by_name[v[0]], v[1])
         convert = _converter(inner[0]) if len(inner) == 1 else _identity
         return lambda v: None if v is None else convert(v)
     if origin is tuple:
@@ -223,6 +279,9 @@ def _converter(hint: Any) -> Callable[[Any], Any]:
         return lambda v: frozenset(item(x) for x in v)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        cls = hint
+        return lambda v: _from_fields(cls, v)
     return _identity
 
 

@@ -14,6 +14,7 @@ from domain.contract import InvalidMoveError, NotYourTurnError
 from domain.homeworlds import GAME as HW
 from domain.homeworlds.game import Homeworlds1
 from domain.planet_unknown import GAME as PU
+from domain.planet_unknown import upcast
 from domain.planet_unknown.moves import Place, parse_move
 from service.games import GameService, SeatSpec
 from tests.conftest import on_memory
@@ -187,4 +188,5 @@ class TestOneSquareForm:
         place = parse_move(move)
         assert isinstance(place, Place)
         row, column = divmod(place.square, 12)
-        assert old.decide(state, 0, move | {"anchor": [row, column]}) == PU.decide(state, 0, move)
+        recorded = PU.decide(state, 0, move)
+        assert old.decide(state, 0, move | {"anchor": [row, column]}) == [upcast.stripped(e) for e in recorded]

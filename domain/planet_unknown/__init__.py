@@ -5,10 +5,10 @@ package registers the asymmetric corporations (:mod:`.corporations`).
 """
 
 from . import corporations
-from .game import PlanetUnknown, PlanetUnknown3, PlanetUnknown4
+from .game import PlanetUnknown, PlanetUnknown3, PlanetUnknown4, PlanetUnknown5
 
 GAME = PlanetUnknown()
-PREVIOUS_VERSIONS: tuple[PlanetUnknown, ...] = (PlanetUnknown4(), PlanetUnknown3())
+PREVIOUS_VERSIONS: tuple[PlanetUnknown, ...] = (PlanetUnknown5(), PlanetUnknown4(), PlanetUnknown3())
 """The games of earlier rules versions that stored games still use (see "Rules versions" in the README)."""
 
 __all__ = ["GAME", "PREVIOUS_VERSIONS", "PlanetUnknown", "corporations"]

@@ -133,10 +133,7 @@ def greedy(view: SeatView[State], seat: int, rng: _random.Random, think_ms: int 
         elif isinstance(move, Rotate):
             value = _rotation_value(state, seat, move.rotation)
         else:
-            after = state
-            for event in rules.decide(state, seat, move):
-                after = rules.evolve(after, event)
-            value = evaluate(after, seat)
+            value = evaluate(rules.moved(state, seat, move)[0], seat)
             if move.action is Action.ROVER and value <= baseline + 1e-9:
                 continue
         if value > best_value + 1e-9:

@@ -2,15 +2,54 @@
 
 Payloads hold squares as ints (``row * 12 + col``), tracks as terrain names and
 pending benefits by their index in the seat's pending list at the time.
+
+An event whose effect the rules decide carries that outcome in named fields, filled by the decide side
+(:func:`.outcomes.record`) from the state before it, so that folding it (:func:`.fold.evolve`) only copies
+what the event holds: ``gains`` are the benefits added to the seat's pending ones, ``moves`` the rover
+movement gained (or spent), ``position`` a tracker's new space, and so on. Games stored under rules
+``planet-unknown-3`` to ``-5`` hold no outcomes: those fields are None ("not recorded") and
+:func:`.upcast.upcast` completes such an event from the state before it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from domain.contract import Event, Visibility, event_types
+from domain.contract import PUBLIC, Event, Visibility, event_types
 
 from .data import Terrain
+from .model import Benefit
+from .module_events import (
+    AlternativePicked,
+    CivPilesChanged,
+    EventDeckMixed,
+    EventDeckShuffled,
+    EventResolved,
+    EventRevealed,
+    FluxChosen,
+    HeightClaimed,
+    LifepodDestroyed,
+    LifepodMoved,
+    MeteoriteCollected,
+    MeteoriteLanded,
+    NextEventPeeked,
+    ObjectiveDeckStacked,
+    ObjectiveDrawn,
+    ObjectiveRejected,
+    PowerUsed,
+    PrivateObjectivesDealt,
+    PrivateObjectivesRevealed,
+    RoverDestroyed,
+    SetupChosen,
+    SetupDealt,
+    SetupRevealed,
+    SharedObjectiveChosen,
+    SharedObjectiveDrawn,
+    StackEmptied,
+    StationTurned,
+    TrackRegressed,
+)
+from .powers import Piece
 
 HIDDEN_FROM_ALL = frozenset[int]()
 
@@ -58,7 +97,10 @@ class CommanderChosen(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
+    """A new round; ``powers_freed``: once-per-round powers are free again (the ``once_per_round`` ruling)."""
+
     round: int
+    powers_freed: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -82,12 +124,18 @@ class LastRoundTriggered(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class DraftStarted(Event):
-    pass
+    """The tile phase (a reset point, see :class:`CivSlotStarted`): ``moves`` per seat, the rover movement
+    of its round-start bonuses (Horizon Group tech 2, Flux Industries tech 1)."""
+
+    moves: tuple[int, ...] | None = None
+    powers_freed: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TilePlaced(Event):
-    """A tile taken from a stack top (or for a ``place`` benefit at ``pending``) and placed."""
+    """A tile taken from a stack top (or for a ``place`` benefit at ``pending``) and placed: ``gains``
+    what its icons and the corporation give (a ``select`` under events 104/108, a deployment under event
+    65), ``meteorites`` those its meteor symbols bring."""
 
     seat: int
     tile: int
@@ -95,14 +143,17 @@ class TilePlaced(Event):
     rotation: int
     flip: bool
     pending: int | None = None
+    gains: tuple[Benefit, ...] | None = None
+    meteorites: frozenset[int] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TileTaken(Event):
-    """A tile taken without being placed, because neither offered tile fits."""
+    """A tile taken without being placed, because neither offered tile fits; ``gains``: its advances."""
 
     seat: int
     tile: int
+    gains: tuple[Benefit, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -110,7 +161,11 @@ class TrackAdvanced(Event):
     """One space up, resolving the pending benefit ``pending`` (None: a further step of the same one
     or a card's raise); ``synergy`` False when the space's synergy boosts are not claimed,
     ``benefits`` False when nothing printed on the space is claimed (event 68); Makeshift: ``lane`` the
-    track the tracker moves onto (diagonally, or sideways with ``side``)."""
+    track the tracker moves onto (diagonally, or sideways with ``side``).
+
+    Outcome: the tracker's ``position`` after (unchanged when it cannot advance), the ``gains`` of the
+    space, the rover ``moves`` gained, the civ ranks ``queued`` for the seat's civ-card slot, and Makeshift's
+    ``lanes`` after (:attr:`.corporation_state.MakeshiftState.lanes`; None when they did not change)."""
 
     seat: int
     track: Terrain
@@ -119,6 +174,11 @@ class TrackAdvanced(Event):
     benefits: bool = True
     lane: str = ""
     side: bool = False
+    position: int | None = None
+    gains: tuple[Benefit, ...] | None = None
+    moves: int | None = None
+    queued: tuple[int, ...] | None = None
+    lanes: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -131,50 +191,78 @@ class BenefitLost(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoverDeployed(Event):
+    """A garage rover put on ``square``. Outcome, as for every rover's arrival: the pieces it
+    ``collected`` there, the planet's ``meteorites`` after (Horizon Group carries them) and the ``gains``
+    of the collection."""
+
     seat: int
     rover: int
     square: int
     pending: int
+    collected: tuple[Piece, ...] | None = None
+    meteorites: frozenset[int] | None = None
+    gains: tuple[Benefit, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoverMoved(Event):
-    """One step of rover movement."""
+    """One step of rover movement, spending ``moves``; its arrival as for :class:`RoverDeployed`."""
 
     seat: int
     rover: int
     square: int
+    moves: int | None = None
+    collected: tuple[Piece, ...] | None = None
+    meteorites: frozenset[int] | None = None
+    gains: tuple[Benefit, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoverTeleported(Event):
+    """A rover moved to ``square`` at once; its arrival as for :class:`RoverDeployed`."""
+
     seat: int
     rover: int
     square: int
     pending: int
+    collected: tuple[Piece, ...] | None = None
+    meteorites: frozenset[int] | None = None
+    gains: tuple[Benefit, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PatchPlaced(Event):
+    """A biomass patch placed; ``gains`` and ``powers_used``: what the corporation adds (Wormhole Corp. tech 3:
+    a second patch, once per round)."""
+
     seat: int
     square: int
     pending: int
+    gains: tuple[Benefit, ...] | None = None
+    powers_used: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PatchStored(Event):
+    """A biomass patch kept for the end of the game; ``gains`` and ``powers_used`` as for :class:`PatchPlaced`."""
+
     seat: int
     pending: int
+    gains: tuple[Benefit, ...] | None = None
+    powers_used: tuple[int, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CivCardTaken(Event):
-    """A civ card picked from the rank pile; only its owner sees which."""
+    """A civ card picked from the rank pile; only its owner sees which, and what an immediate card gives
+    (``gains``, rover ``moves``)."""
 
     seat: int
     rank: int
     card: int
     pending: int
+    gains: tuple[Benefit, ...] | None = None
+    moves: int | None = None
 
     def visibility(self) -> Visibility:
         return Visibility(frozenset({self.seat}), {"seat": self.seat, "rank": self.rank, "pending": self.pending})
@@ -194,9 +282,12 @@ class CivPileShown(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LifepodCollected(Event):
+    """A lifepod collected from anywhere on the planet; ``gains``: what the corporation gives for it."""
+
     seat: int
     square: int
     pending: int
+    gains: tuple[Benefit, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -208,11 +299,12 @@ class MeteoriteDestroyed(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LineCleared(Event):
-    """Every meteorite of a row (``line`` 0-11) or column (``line`` 12-23) destroyed."""
+    """Every meteorite of a row (``line`` 0-11) or column (``line`` 12-23) destroyed: those ``destroyed``."""
 
     seat: int
     line: int
     pending: int
+    destroyed: frozenset[int] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -227,7 +319,13 @@ class CivPhaseStarted(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CivSlotStarted(Event):
+    """A seat's civ-card slot: ``gains`` its civ picks. Rules 3-4 also made it a reset point (BGA):
+    ``powers_freed`` (once-per-round powers free again) and the ``moves`` of the round-start bonuses."""
+
     seat: int
+    gains: tuple[Benefit, ...] | None = None
+    moves: int | None = None
+    powers_freed: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -244,7 +342,20 @@ class CivCardsRevealed(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class EndGameTurnStarted(Event):
-    pass
+    """The end-game turn, per seat: ``gains`` (stored patches, the corporation's end-game gains, one advance
+    per medals-and-advance civ card in ``end_cards``) and the ``moves`` of the reset point (as
+    :class:`CivSlotStarted`). Naming civ cards a seat may not have revealed yet, it is then read by nobody
+    until the end (the payload was empty before it carried its outcome)."""
+
+    gains: tuple[tuple[Benefit, ...], ...] | None = None
+    moves: tuple[int, ...] | None = None
+    powers_freed: bool | None = None
+    end_cards: tuple[tuple[int, ...], ...] | None = None
+
+    def visibility(self) -> Visibility:
+        if self.end_cards and any(self.end_cards):
+            return Visibility(HIDDEN_FROM_ALL, {})
+        return PUBLIC
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -257,279 +368,6 @@ class SeatForfeited(Event):
     """A seat ran out of time: the game ends and the others are ranked by score."""
 
     seat: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EventDeckMixed(Event):
-    """How many green, orange and red alerts the 20-card event deck holds."""
-
-    green: int
-    orange: int
-    red: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EventDeckShuffled(Event):
-    """The event deck, top card first, and one secret number per card for its random choices."""
-
-    cards: tuple[int, ...]
-    rolls: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return Visibility(HIDDEN_FROM_ALL, {"size": len(self.cards)})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ObjectiveDeckStacked(Event):
-    """The objective cards left after the deal, top first (drawn by event 67). Secret until the end."""
-
-    cards: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return Visibility(HIDDEN_FROM_ALL, {"size": len(self.cards)})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class PrivateObjectivesDealt(Event):
-    """Objective cards dealt to a seat on their private side; it will reject one."""
-
-    seat: int
-    cards: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat, "count": len(self.cards)})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class PowerUsed(Event):
-    """A seat used a tech power that is an action (once per round), e.g. Horizon Group's tech 5."""
-
-    seat: int
-    level: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SetupDealt(Event):
-    """The asymmetric planet and corporation a seat may take instead of the symmetric sides
-    (a symmetric slug where that side is not dealt). Only the seat sees them."""
-
-    seat: int
-    planet: str
-    corporation: str
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SetupChosen(Event):
-    """A seat's setup choice; secret until every seat has chosen."""
-
-    seat: int
-    planet: str
-    corporation: str
-    flux: str = ""
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SetupRevealed(Event):
-    """Every seat's (planet, corporation), revealed together once all have chosen, and each
-    Flux Industries seat's flux track (``""`` for the others)."""
-
-    choices: tuple[tuple[str, str], ...]
-    flux: tuple[str, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class LifepodMoved(Event):
-    """A Cosmos Inc. seat moved a collected lifepod from ``origin`` to ``target`` (``area`` or a
-    track space like ``tech7``), resolving pending benefit ``pending``."""
-
-    seat: int
-    origin: str
-    target: str
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HeightClaimed(Event):
-    """Jump Drive tech E: the seat claimed every space printed at ``height`` on its five tracks."""
-
-    seat: int
-    height: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SharedObjectiveDrawn(Event):
-    """Jump Drive tech F: the seat drew these objective cards (seen by it only) to keep one."""
-
-    seat: int
-    cards: tuple[int, ...]
-    pending: int
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SharedObjectiveChosen(Event):
-    """Jump Drive tech F: the kept objective card, face up, scored by every seat against all others."""
-
-    seat: int
-    card: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class FluxChosen(Event):
-    """A Flux Industries seat named its flux track (at a tech milestone), resolving pending benefit ``pending``."""
-
-    seat: int
-    track: Terrain
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ObjectiveRejected(Event):
-    """A seat gave up one of its private objectives: at setup (``pending`` None) or for event 110."""
-
-    seat: int
-    card: int
-    pending: int | None
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ObjectiveDrawn(Event):
-    """Event 67: one more private objective from the objective deck."""
-
-    seat: int
-    card: int
-    pending: int
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class PrivateObjectivesRevealed(Event):
-    """Every seat's private objectives, face up at the end of the game."""
-
-    hands: tuple[tuple[int, ...], ...]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EventRevealed(Event):
-    """This round's event card, turned face up after the rotation."""
-
-    card: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EventResolved(Event):
-    """Every seat has resolved the event (and its civ milestones): the draft can start."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CivPilesChanged(Event):
-    """Events 66/112: the civ piles and the cards set aside after a card was added or removed per rank."""
-
-    piles: tuple[tuple[int, ...], ...]
-    aside: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return Visibility(HIDDEN_FROM_ALL, {"sizes": [len(p) for p in self.piles]})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TrackRegressed(Event):
-    """A tracker moved back ``steps`` spaces, claiming nothing."""
-
-    seat: int
-    track: Terrain
-    steps: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class AlternativePicked(Event):
-    """Alternative ``option`` of the pending ``select`` benefit kept; the others dropped."""
-
-    seat: int
-    pending: int
-    option: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class StationTurned(Event):
-    """Event 79: the seat turned the station to the rotation of its choice."""
-
-    seat: int
-    rotation: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class MeteoriteLanded(Event):
-    """Events 95/107: a meteorite on an empty meteor symbol of the seat's tiles (a rover there is destroyed)."""
-
-    seat: int
-    square: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class MeteoriteCollected(Event):
-    """Event 83: a meteorite taken from anywhere on the planet."""
-
-    seat: int
-    square: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RoverDestroyed(Event):
-    """Event 111: one of the seat's rovers on the planet destroyed."""
-
-    seat: int
-    rover: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class LifepodDestroyed(Event):
-    """Event 113: a lifepod still on the planet destroyed (not collected)."""
-
-    seat: int
-    square: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class StackEmptied(Event):
-    """Event 116: every tile of one stack of the seat's depot leaves the game."""
-
-    seat: int
-    stack: int
-    pending: int
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class NextEventPeeked(Event):
-    """Events 117/118: the seat looked at the next event card."""
-
-    seat: int
-    card: int
-    pending: int
-
-    def visibility(self) -> Visibility:
-        return Visibility(frozenset({self.seat}), {"seat": self.seat, "pending": self.pending})
 
 
 EVENTS = event_types(

@@ -10,6 +10,7 @@ from . import events as ev
 from .benefits import automatic, possible
 from .fold import evolve
 from .model import Phase, Stage, State
+from .outcomes import record
 from .reading import can_place, choosing_setup, depot_empty, offered
 
 
@@ -122,9 +123,11 @@ def _resolving(state: State) -> list[int]:
 
 
 def settle(state: State) -> tuple[State, list[Event]]:
-    """Apply every automatic event until a player must act or the game is over."""
+    """Apply every automatic event, its outcome recorded (:func:`.outcomes.record`), until a player must act
+    or the game is over."""
     out = []
     while (event := _next_automatic(state)) is not None:
+        event = record(state, event)
         out.append(event)
         state = evolve(state, event)
     return state, out

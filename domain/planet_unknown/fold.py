@@ -1,7 +1,10 @@
 """The fold: what each event does to the state, applied without checking it.
 
-``evolve`` is one case per event; the events of the event deck, solo mode, private objectives and
-the corporations' own events are folded by ``_evolve_modules``.
+``evolve`` is one small case per event (eventsourcing's ``mutate``): an event carries what the rules
+decided (its outcome fields, :mod:`.events`), and folding it only copies, adds and removes the values it
+holds, with data lookups such as a tile's squares. The events of the event deck, solo mode, private
+objectives and the corporations are folded by ``_evolve_modules``. An event stored without its outcome
+(rules ``planet-unknown-3`` to ``-5``) is completed first (:mod:`.upcast`).
 """
 
 from __future__ import annotations
@@ -11,68 +14,45 @@ from typing import Any
 
 from domain.contract import Event
 
-from . import event_deck
 from . import events as ev
-from .benefits.clear import in_line
-from .board import footprint, mask_of
-from .data import TRACKS, Terrain, civ_cards, planets, tiles
-from .gains import arrive, card_benefits, claim_space, one_of, placement_benefits
-from .model import DESTROYED, Benefit, Kind, Phase, Seat, Stage, State
-from .powers import Piece, corporation
-from .setup import new_seat
-
-
-def _seat(state: State, index: int, **changes: Any) -> State:
-    seats = list(state.seats)
-    seats[index] = dataclasses.replace(seats[index], **changes)
-    return dataclasses.replace(state, seats=tuple(seats))
+from .board import footprint
+from .corporation_state import CosmosState, FluxState, JumpDriveState, MakeshiftState
+from .data import TRACKS, Terrain
+from .edits import (
+    advance_used,
+    changed_seat,
+    cover,
+    drop,
+    moved_rover,
+    patched,
+    stored,
+    take_from_station,
+    tile_letters,
+    use_one,
+    with_seat,
+)
+from .model import DESTROYED, GARAGE, Benefit, Kind, Phase, Seat, Stage, State
+from .powers import Piece
+from .upcast import upcast
 
 
 def _all_seats(state: State, **changes: Any) -> tuple[Seat, ...]:
     return tuple(dataclasses.replace(s, **changes) for s in state.seats)
 
 
-def _drop(pending: tuple[Benefit, ...], index: int | None) -> tuple[Benefit, ...]:
-    if index is None:
-        return pending
-    return pending[:index] + pending[index + 1 :]
+def _gained(seat: Seat, gains: tuple[Benefit, ...] | None, moves: int | None = 0) -> Seat:
+    """The seat with recorded ``gains`` added to its pending benefits and ``moves`` to its rover movement."""
+    assert gains is not None and moves is not None, "an event without its outcome"
+    return dataclasses.replace(seat, pending=seat.pending + gains, moves=seat.moves + moves)
 
 
-def _use_one(pending: tuple[Benefit, ...], index: int) -> tuple[Benefit, ...]:
-    benefit = pending[index]
-    if benefit.count > 1:
-        return (*pending[:index], dataclasses.replace(benefit, count=benefit.count - 1), *pending[index + 1 :])
-    return _drop(pending, index)
-
-
-def _cover(seat: Seat, letters: dict[int, str]) -> Seat:
-    cover = list(seat.cover)
-    for square, letter in letters.items():
-        cover[square] = letter
-    squares = set(letters)
-    rovers = tuple(DESTROYED if r in squares else r for r in seat.rovers)
-    return dataclasses.replace(
-        seat,
-        cover=tuple(cover),
-        covered=seat.covered | mask_of(squares),
-        lifepods=seat.lifepods - squares,
-        rovers=rovers,
-    )
-
-
-def _take_from_station(state: State, tile: int) -> State:
-    stacks = list(state.stacks)
-    revealed = list(state.revealed)
-    for k, stack in enumerate(stacks):
-        if stack and stack[0] == tile:
-            stacks[k] = stack[1:]
-            revealed[k] = False
-            break
-    return dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed))
+def _freed(seat: Seat, powers_freed: bool | None) -> Seat:
+    return dataclasses.replace(seat, powers_used=()) if powers_freed else seat
 
 
 def evolve(state: State, event: Event) -> State:
     """Apply one event without validating it."""
+    event = upcast(state, event)
     match event:
         case ev.StationLoaded(stacks=stacks):
             return dataclasses.replace(state, stacks=stacks, revealed=(False,) * len(stacks))
@@ -84,15 +64,10 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, objectives=cards)
         case ev.CommanderChosen(seat=first):
             return dataclasses.replace(state, commander=first, phase=Phase.INTERLUDE)
-        case ev.RoundStarted(round=number):
-            fresh = {"powers_used": ()} if state.rulings.once_per_round else {}
+        case ev.RoundStarted(round=number, powers_freed=freed):
+            seats = tuple(dataclasses.replace(_freed(s, freed), stage=Stage.IDLE) for s in state.seats)
             return dataclasses.replace(
-                state,
-                round=number,
-                phase=Phase.ROTATION,
-                event_card=None,
-                drafted=False,
-                seats=_all_seats(state, stage=Stage.IDLE, **fresh),
+                state, round=number, phase=Phase.ROTATION, event_card=None, drafted=False, seats=seats
             )
         case ev.StationRotated(rotation=rotation):
             return dataclasses.replace(state, rotation=rotation, phase=Phase.DRAFT)
@@ -102,115 +77,87 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, revealed=tuple(revealed))
         case ev.LastRoundTriggered():
             return dataclasses.replace(state, last_round=True)
-        case ev.DraftStarted():
+        case ev.DraftStarted(moves=moves, powers_freed=freed):
+            assert moves is not None
             started = tuple(
-                dataclasses.replace(_reset_point(state, s, round_start=True), stage=Stage.CHOOSING) for s in state.seats
+                dataclasses.replace(_freed(s, freed), moves=s.moves + m, stage=Stage.CHOOSING)
+                for s, m in zip(state.seats, moves, strict=True)
             )
             return dataclasses.replace(state, drafted=True, seats=started)
-        case ev.TilePlaced(seat=i, tile=tile, anchor=anchor, rotation=rotation, flip=flip, pending=index):
-            return _evolve_tile_placed(state, i, tile, anchor, rotation, flip, index)
-        case ev.TileTaken(seat=i, tile=tile):
-            state = _take_from_station(state, tile)
+        case ev.TilePlaced():
+            return _evolve_tile_placed(state, event)
+        case ev.TileTaken(seat=i, tile=tile, gains=gains):
+            state = take_from_station(state, tile)
+            seat = _gained(state.seats[i], gains)
+            return changed_seat(state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending, stage=Stage.RESOLVING)
+        case ev.TrackAdvanced(seat=i, track=track, pending=index, position=position, gains=gains, moves=moves):
             seat = state.seats[i]
-            resources = tiles()[tile].resources
-            if Terrain.ENERGY in resources:
-                other = next(t for t in resources if t is not Terrain.ENERGY)
-                gains = [Benefit(Kind.ADVANCE, track=other)] * 2
-            else:
-                gains = [Benefit(Kind.ADVANCE, track=t) for t in resources]
-            if state.rulings.one_resource_when_taken and event_deck.one_resource_only(state):
-                gains = one_of(gains)
-            return _seat(
-                state, i, unplaced=(*seat.unplaced, tile), pending=seat.pending + tuple(gains), stage=Stage.RESOLVING
+            positions = list(seat.tracks)
+            assert position is not None and event.queued is not None
+            positions[TRACKS.index(track)] = position
+            seat = dataclasses.replace(
+                seat,
+                pending=advance_used(seat.pending, index, track),
+                tracks=tuple(positions),
+                civ_queue=seat.civ_queue + event.queued,
             )
-        case ev.TrackAdvanced(
-            seat=i, track=track, pending=index, synergy=synergy, benefits=benefits, lane=lane, side=side
-        ):
-            seat = state.seats[i]
-            if index is not None:
-                benefit = seat.pending[index]
-                if benefit.kind is Kind.CHOOSE and benefit.count > 1:
-                    narrowed = dataclasses.replace(benefit, count=benefit.count - 1, chosen=(*benefit.chosen, track))
-                    seat = dataclasses.replace(
-                        seat, pending=(*seat.pending[:index], narrowed, *seat.pending[index + 1 :])
-                    )
-                else:
-                    seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            return _put(state, i, arrive(state, seat, track, synergy, benefits, Terrain(lane) if lane else None, side))
+            if event.lanes is not None:
+                seat = dataclasses.replace(seat, corporation_state=MakeshiftState(event.lanes))
+            return with_seat(state, i, _gained(seat, gains, moves))
         case ev.BenefitLost(seat=i, pending=index):
             seat = state.seats[i]
             benefit = seat.pending[index]
-            stored = seat.stored_patches - (1 if benefit.kind is Kind.PATCH and benefit.final else 0)
-            return _seat(state, i, pending=_drop(seat.pending, index), stored_patches=stored)
+            kept = seat.stored_patches - (1 if benefit.kind is Kind.PATCH and benefit.final else 0)
+            return changed_seat(state, i, pending=drop(seat.pending, index), stored_patches=kept)
         case ev.RoverDeployed(seat=i, rover=rover, square=square, pending=index):
-            seat = state.seats[i]
-            rovers = list(seat.rovers)
-            rovers[rover] = square
-            seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, index))
-            return _put(state, i, corporation(seat).rover_arrives(seat, None, square))
-        case ev.RoverMoved(seat=i, rover=rover, square=square) | ev.RoverTeleported(seat=i, rover=rover, square=square):
-            seat = state.seats[i]
-            rovers = list(seat.rovers)
-            start = rovers[rover]
-            rovers[rover] = square
-            if isinstance(event, ev.RoverMoved):
-                cost = corporation(seat).rover_entry(seat, start, square)
-                assert cost is not None, f"a rover may not enter {square}"
-                seat = dataclasses.replace(seat, rovers=tuple(rovers), moves=seat.moves - cost)
-            else:
-                seat = dataclasses.replace(seat, rovers=tuple(rovers), pending=_drop(seat.pending, event.pending))
-            return _put(state, i, corporation(seat).rover_arrives(seat, start, square))
-        case ev.PatchPlaced(seat=i, square=square, pending=index):
-            seat = state.seats[i]
-            final = seat.pending[index].final
-            seat = dataclasses.replace(
-                seat, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches - (1 if final else 0)
-            )
-            if seat.cover[square] and square in seat.meteorites:
-                seat = dataclasses.replace(seat, meteorites=seat.meteorites - {square})
-            seat = _cover(seat, {square: "p"})
-            return _put(state, i, seat if final else corporation(seat).patch_used(seat))
-        case ev.PatchStored(seat=i, pending=index):
-            seat = state.seats[i]
-            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index), stored_patches=seat.stored_patches + 1)
-            return _put(state, i, corporation(seat).patch_used(seat))
+            seat = moved_rover(state.seats[i], rover, square)
+            return with_seat(state, i, _arrived(dataclasses.replace(seat, pending=drop(seat.pending, index)), event))
+        case ev.RoverMoved(seat=i, rover=rover, square=square, moves=cost):
+            assert cost is not None
+            seat = moved_rover(state.seats[i], rover, square)
+            return with_seat(state, i, _arrived(dataclasses.replace(seat, moves=seat.moves - cost), event))
+        case ev.RoverTeleported(seat=i, rover=rover, square=square, pending=index):
+            seat = moved_rover(state.seats[i], rover, square)
+            return with_seat(state, i, _arrived(dataclasses.replace(seat, pending=drop(seat.pending, index)), event))
+        case ev.PatchPlaced(seat=i, square=square, pending=index, gains=gains, powers_used=used):
+            assert used is not None
+            seat = patched(state.seats[i], square, index)
+            return with_seat(state, i, _gained(dataclasses.replace(seat, powers_used=seat.powers_used + used), gains))
+        case ev.PatchStored(seat=i, pending=index, gains=gains, powers_used=used):
+            assert used is not None
+            seat = stored(state.seats[i], index)
+            return with_seat(state, i, _gained(dataclasses.replace(seat, powers_used=seat.powers_used + used), gains))
         case ev.CivPileShown(seat=i, rank=rank):
             seat = state.seats[i]
             marked = tuple(
                 dataclasses.replace(b, shown=True) if b.kind is Kind.CIV and b.rank == rank else b for b in seat.pending
             )
-            return _seat(state, i, pending=marked)
-        case ev.CivCardTaken(seat=i, rank=rank, card=card, pending=index):
+            return changed_seat(state, i, pending=marked)
+        case ev.CivCardTaken(seat=i, rank=rank, card=card, pending=index, gains=gains, moves=moves):
             remaining = list(state.civ_piles)
             remaining[rank - 1] = tuple(c for c in remaining[rank - 1] if c != card)
             state = dataclasses.replace(state, civ_piles=tuple(remaining))
             seat = state.seats[i]
-            gains, moves = card_benefits(card, state.rulings)
-            return _seat(
-                state,
-                i,
-                hand=(*seat.hand, card),
-                pending=_drop(seat.pending, index) + tuple(gains),
-                moves=seat.moves + moves,
-            )
-        case ev.LifepodCollected(seat=i, square=square, pending=index):
+            seat = dataclasses.replace(seat, hand=(*seat.hand, card), pending=drop(seat.pending, index))
+            return with_seat(state, i, _gained(seat, gains, moves))
+        case ev.LifepodCollected(seat=i, square=square, pending=index, gains=gains):
             seat = state.seats[i]
-            return _seat(
-                state,
-                i,
+            seat = dataclasses.replace(
+                seat,
                 lifepods=seat.lifepods - {square},
                 lifepods_collected=seat.lifepods_collected + 1,
-                pending=_use_one(seat.pending, index) + corporation(seat).collection_gains(seat, Piece.LIFEPOD),
+                pending=use_one(seat.pending, index),
             )
+            return with_seat(state, i, _gained(seat, gains))
         case ev.MeteoriteDestroyed(seat=i, square=square, pending=index):
             seat = state.seats[i]
-            return _seat(state, i, meteorites=seat.meteorites - {square}, pending=_use_one(seat.pending, index))
-        case ev.LineCleared(seat=i, line=line, pending=index):
+            return changed_seat(state, i, meteorites=seat.meteorites - {square}, pending=use_one(seat.pending, index))
+        case ev.LineCleared(seat=i, pending=index, destroyed=destroyed):
+            assert destroyed is not None
             seat = state.seats[i]
-            kept = frozenset(m for m in seat.meteorites if not in_line(m, line))
-            return _seat(state, i, meteorites=kept, pending=_drop(seat.pending, index))
+            return changed_seat(state, i, meteorites=seat.meteorites - destroyed, pending=drop(seat.pending, index))
         case ev.TurnConfirmed(seat=i):
-            state = _seat(state, i, stage=Stage.DONE, moves=0, pending=())
+            state = changed_seat(state, i, stage=Stage.DONE, moves=0, pending=())
             if state.phase is Phase.CIV:
                 return dataclasses.replace(state, civ_order=state.civ_order[1:])
             return state
@@ -218,11 +165,9 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(
                 state, phase=Phase.CIV, civ_order=order, seats=_all_seats(state, stage=Stage.IDLE)
             )
-        case ev.CivSlotStarted(seat=i):
-            seat = _reset_point(state, state.seats[i])
-            picks = tuple(Benefit(Kind.CIV, rank=rank) for rank in seat.civ_queue)
-            seat = dataclasses.replace(seat, civ_queue=(), pending=seat.pending + picks, stage=Stage.RESOLVING)
-            return _put(state, i, seat)
+        case ev.CivSlotStarted(seat=i, gains=gains, moves=moves, powers_freed=freed):
+            seat = dataclasses.replace(_freed(state.seats[i], freed), civ_queue=(), stage=Stage.RESOLVING)
+            return with_seat(state, i, _gained(seat, gains, moves))
         case ev.RoundEnded(commander=commander):
             return dataclasses.replace(
                 state,
@@ -234,26 +179,7 @@ def evolve(state: State, event: Event) -> State:
         case ev.CivCardsRevealed(hands=hands):
             return dataclasses.replace(state, shown_hands=hands)
         case ev.EndGameTurnStarted():
-            seats = []
-            for seat in state.seats:
-                seat = _reset_point(state, seat)
-                gains = [Benefit(Kind.PATCH, final=True)] * seat.stored_patches
-                if not (state.ending and state.rulings.end_game_gains_once):
-                    gains.extend(corporation(seat).end_game_gains(seat))
-                used = list(seat.end_cards_used)
-                for card in seat.hand:
-                    if civ_cards()[card].kind == "medals_and_advance" and card not in used:
-                        gains.append(Benefit(Kind.CHOOSE, source="end"))
-                        used.append(card)
-                seats.append(
-                    dataclasses.replace(
-                        seat,
-                        pending=tuple(gains),
-                        end_cards_used=tuple(used),
-                        stage=Stage.RESOLVING if gains or seat.moves else Stage.DONE,
-                    )
-                )
-            return dataclasses.replace(state, phase=Phase.END_GAME, ending=True, seats=tuple(seats))
+            return _evolve_end_game_turn(state, event)
         case ev.GameEnded():
             return dataclasses.replace(state, phase=Phase.OVER, seats=_all_seats(state, stage=Stage.IDLE))
         case ev.SeatForfeited(seat=i):
@@ -265,30 +191,30 @@ def _evolve_modules(state: State, event: Event) -> State:
     """The events of the event deck, solo mode and private objectives."""
     match event:
         case ev.PrivateObjectivesDealt(seat=i, cards=cards):
-            return _seat(state, i, objective_offer=cards)
+            return changed_seat(state, i, objective_offer=cards)
         case ev.SetupDealt(seat=i, planet=planet, corporation=corp):
-            return _seat(state, i, setup_offer=(planet, corp))
+            return changed_seat(state, i, setup_offer=(planet, corp))
         case ev.SetupChosen(seat=i, planet=planet, corporation=corp, flux=flux):
-            return _seat(state, i, setup_choice=(planet, corp), setup_track=Terrain(flux) if flux else None)
-        case ev.SetupRevealed(choices=picked, flux=fluxes):
-            seats = []
-            for n, (seat, (planet, corp)) in enumerate(zip(state.seats, picked, strict=True)):
-                flux = fluxes[n] if n < len(fluxes) else ""
-                fresh = new_seat(planet, corp, Terrain(flux) if flux else None)
-                seats.append(
-                    dataclasses.replace(
-                        seat,
-                        planet=planet,
-                        corporation=corp,
-                        lifepods=fresh.lifepods,
-                        rovers=fresh.rovers,
-                        corporation_state=fresh.corporation_state,
-                        setup_offer=None,
-                        setup_choice=None,
-                        setup_track=None,
-                    )
+            return changed_seat(state, i, setup_choice=(planet, corp), setup_track=Terrain(flux) if flux else None)
+        case ev.SetupRevealed(choices=picked, lifepods=lifepods, rovers=counts, corporation_states=corporations):
+            assert lifepods is not None and counts is not None and corporations is not None
+            seats = tuple(
+                dataclasses.replace(
+                    seat,
+                    planet=planet,
+                    corporation=corp,
+                    lifepods=pods,
+                    rovers=(GARAGE,) * count,
+                    corporation_state=own,
+                    setup_offer=None,
+                    setup_choice=None,
+                    setup_track=None,
                 )
-            return dataclasses.replace(state, seats=tuple(seats))
+                for seat, (planet, corp), pods, count, own in zip(
+                    state.seats, picked, lifepods, counts, corporations, strict=True
+                )
+            )
+            return dataclasses.replace(state, seats=seats)
         case ev.ObjectiveDeckStacked(cards=cards):
             return dataclasses.replace(state, objective_deck=cards)
         case ev.EventDeckMixed(green=green, orange=orange, red=red):
@@ -299,99 +225,91 @@ def _evolve_modules(state: State, event: Event) -> State:
             seat = state.seats[i]
             if index is None:
                 kept = tuple(c for c in seat.objective_offer if c != card)
-                return _seat(state, i, private_objectives=kept, objective_offer=())
+                return changed_seat(state, i, private_objectives=kept, objective_offer=())
             kept = tuple(c for c in seat.private_objectives if c != card)
-            return _seat(state, i, private_objectives=kept, pending=_drop(seat.pending, index))
+            return changed_seat(state, i, private_objectives=kept, pending=drop(seat.pending, index))
         case ev.ObjectiveDrawn(seat=i, card=card, pending=index):
             seat = state.seats[i]
             state = dataclasses.replace(state, objective_deck=state.objective_deck[1:])
             kept = (*seat.private_objectives, card)
-            return _seat(state, i, private_objectives=kept, pending=_drop(seat.pending, index))
+            return changed_seat(state, i, private_objectives=kept, pending=drop(seat.pending, index))
         case ev.PrivateObjectivesRevealed(hands=hands):
             return dataclasses.replace(state, shown_objectives=hands)
-        case ev.EventRevealed(card=card):
-            state = dataclasses.replace(
-                state,
-                event_card=card,
-                event_deck=state.event_deck[1:],
-                event_roll=state.event_rolls[0] if state.event_rolls else 0,
-                event_rolls=state.event_rolls[1:],
-                events_drawn=state.events_drawn + 1,
-                phase=Phase.EVENT,
-                civ_changes=1 if event_deck.changes_piles(card) else 0,
-            )
-            seats = []
-            for seat in state.seats:
-                seat = event_deck.reveal(state, dataclasses.replace(seat, peeked=None))
-                seats.append(dataclasses.replace(seat, stage=Stage.RESOLVING if seat.pending else Stage.DONE))
-            return dataclasses.replace(state, seats=tuple(seats))
+        case ev.EventRevealed():
+            return _evolve_event_revealed(state, event)
         case ev.CivPilesChanged(piles=piles, aside=aside):
             return dataclasses.replace(state, civ_piles=piles, civ_aside=aside, civ_changes=0)
         case ev.EventResolved():
             return dataclasses.replace(state, phase=Phase.DRAFT, seats=_all_seats(state, stage=Stage.IDLE))
-        case ev.TrackRegressed(seat=i, track=track, steps=steps, pending=index):
+        case ev.TrackRegressed(seat=i, track=track, pending=index, position=position):
+            assert position is not None
             seat = state.seats[i]
             positions = list(seat.tracks)
-            positions[TRACKS.index(track)] = corporation(seat).regress_to(seat, track, steps)
-            return _seat(state, i, tracks=tuple(positions), pending=_drop(seat.pending, index))
+            positions[TRACKS.index(track)] = position
+            return changed_seat(state, i, tracks=tuple(positions), pending=drop(seat.pending, index))
         case ev.AlternativePicked(seat=i, pending=index, option=option):
             seat = state.seats[i]
             chosen = seat.pending[index].alternatives[option]
-            return _seat(state, i, pending=_drop(seat.pending, index) + chosen)
+            return changed_seat(state, i, pending=drop(seat.pending, index) + chosen)
         case ev.StationTurned(seat=i, rotation=rotation, pending=index):
             state = dataclasses.replace(state, rotation=rotation)
-            return _seat(state, i, pending=_drop(state.seats[i].pending, index))
+            return changed_seat(state, i, pending=drop(state.seats[i].pending, index))
         case ev.MeteoriteLanded(seat=i, square=square, pending=index):
             seat = state.seats[i]
             hit = tuple(DESTROYED if r == square else r for r in seat.rovers)
             landed = seat.meteorites | {square}
-            return _seat(state, i, meteorites=landed, rovers=hit, pending=_drop(seat.pending, index))
-        case ev.MeteoriteCollected(seat=i, square=square, pending=index):
+            return changed_seat(state, i, meteorites=landed, rovers=hit, pending=drop(seat.pending, index))
+        case ev.MeteoriteCollected(seat=i, square=square, pending=index, gains=gains):
             seat = state.seats[i]
-            return _seat(
-                state,
-                i,
+            seat = dataclasses.replace(
+                seat,
                 meteorites=seat.meteorites - {square},
                 meteorites_collected=seat.meteorites_collected + 1,
-                pending=_use_one(seat.pending, index) + corporation(seat).collection_gains(seat, Piece.METEORITE),
+                pending=use_one(seat.pending, index),
             )
-        case ev.LifepodMoved(seat=i, pending=index):
+            return with_seat(state, i, _gained(seat, gains))
+        case ev.LifepodMoved(seat=i, pending=index, track_pods=track_pods, pod_slots=pod_slots):
             seat = state.seats[i]
-            seat = dataclasses.replace(seat, pending=_use_one(seat.pending, index))
-            return _put(state, i, corporation(seat).evolve(seat, event))
-        case ev.HeightClaimed(seat=i, height=height, pending=index):
+            own = seat.corporation_state
+            if track_pods is not None:
+                own = CosmosState(track_pods)
+            if pod_slots is not None:
+                assert isinstance(own, JumpDriveState)
+                own = dataclasses.replace(own, pod_slots=pod_slots)
+            return changed_seat(state, i, pending=use_one(seat.pending, index), corporation_state=own)
+        case ev.HeightClaimed(seat=i, pending=index, gains=gains, moves=moves, queued=queued):
+            assert queued is not None
             seat = state.seats[i]
-            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            board = corporation(seat)
-            for track in TRACKS:
-                seat = claim_space(state, seat, track, board.spaces(track)[height], True, False)
-            return _put(state, i, seat)
+            seat = dataclasses.replace(seat, pending=drop(seat.pending, index), civ_queue=seat.civ_queue + queued)
+            return with_seat(state, i, _gained(seat, gains, moves))
         case ev.SharedObjectiveDrawn(seat=i, cards=cards, pending=index):
             seat = state.seats[i]
+            own = seat.corporation_state
+            assert isinstance(own, JumpDriveState)
             state = dataclasses.replace(state, objective_deck=state.objective_deck[len(cards) :])
-            seat = dataclasses.replace(seat, pending=(*_drop(seat.pending, index), Benefit(Kind.KEEP)))
-            return _put(state, i, corporation(seat).evolve(seat, event))
+            pending = (*drop(seat.pending, index), Benefit(Kind.KEEP))
+            offered = dataclasses.replace(own, shared_offer=cards)
+            return changed_seat(state, i, pending=pending, corporation_state=offered)
         case ev.SharedObjectiveChosen(seat=i, card=card, pending=index):
             seat = state.seats[i]
+            own = seat.corporation_state
+            assert isinstance(own, JumpDriveState)
             state = dataclasses.replace(state, shared_objectives=(*state.shared_objectives, card))
-            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            return _put(state, i, corporation(seat).evolve(seat, event))
-        case ev.FluxChosen(seat=i, pending=index):
-            seat = state.seats[i]
-            seat = dataclasses.replace(seat, pending=_drop(seat.pending, index))
-            return _put(state, i, corporation(seat).evolve(seat, event))
-        case ev.PowerUsed(seat=i, level=level):
-            seat = state.seats[i]
-            seat = dataclasses.replace(seat, powers_used=(*seat.powers_used, level))
-            return _put(state, i, corporation(seat).use_action(seat, level))
+            pending = drop(seat.pending, index)
+            return changed_seat(state, i, pending=pending, corporation_state=dataclasses.replace(own, shared_offer=()))
+        case ev.FluxChosen(seat=i, track=track, pending=index):
+            pending = drop(state.seats[i].pending, index)
+            return changed_seat(state, i, pending=pending, corporation_state=FluxState(track))
+        case ev.PowerUsed():
+            return _evolve_power_used(state, event)
         case ev.RoverDestroyed(seat=i, rover=rover, pending=index):
             seat = state.seats[i]
             rovers = list(seat.rovers)
             rovers[rover] = DESTROYED
-            return _seat(state, i, rovers=tuple(rovers), pending=_use_one(seat.pending, index))
+            return changed_seat(state, i, rovers=tuple(rovers), pending=use_one(seat.pending, index))
         case ev.LifepodDestroyed(seat=i, square=square, pending=index):
             seat = state.seats[i]
-            return _seat(state, i, lifepods=seat.lifepods - {square}, pending=_use_one(seat.pending, index))
+            return changed_seat(state, i, lifepods=seat.lifepods - {square}, pending=use_one(seat.pending, index))
         case ev.StackEmptied(seat=i, stack=stack, pending=index):
             stacks = list(state.stacks)
             removed = state.removed + stacks[stack]
@@ -399,63 +317,103 @@ def _evolve_modules(state: State, event: Event) -> State:
             revealed = list(state.revealed)
             revealed[stack] = False
             state = dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed), removed=removed)
-            return _seat(state, i, pending=_drop(state.seats[i].pending, index))
+            return changed_seat(state, i, pending=drop(state.seats[i].pending, index))
         case ev.NextEventPeeked(seat=i, card=card, pending=index):
-            return _seat(state, i, peeked=card, pending=_drop(state.seats[i].pending, index))
+            return changed_seat(state, i, peeked=card, pending=drop(state.seats[i].pending, index))
     raise TypeError(f"unknown event {event!r}")
 
 
-def _reset_point(state: State, seat: Seat, round_start: bool = False) -> Seat:
-    """The seat at one of BGA's reset points (the tile phase, its civ-card slot, the end-game turn): there,
-    once-per-round powers are free again and round-start bonuses come. With the ``once_per_round`` ruling
-    only the tile phase (``round_start``) gives the bonuses, and the powers are freed when a round starts."""
-    corp = corporation(seat)
-    if not state.rulings.once_per_round:
-        return corp.round_start(seat)
-    return corp.round_bonus(seat) if round_start else seat
+def _arrived(seat: Seat, event: ev.RoverDeployed | ev.RoverMoved | ev.RoverTeleported) -> Seat:
+    """The seat once its rover arrived on the event's square: the pieces collected there, the meteorites
+    left, the gains."""
+    assert event.collected is not None and event.meteorites is not None
+    if Piece.LIFEPOD in event.collected:
+        seat = dataclasses.replace(
+            seat, lifepods=seat.lifepods - {event.square}, lifepods_collected=seat.lifepods_collected + 1
+        )
+    if Piece.METEORITE in event.collected:
+        seat = dataclasses.replace(seat, meteorites_collected=seat.meteorites_collected + 1)
+    return _gained(dataclasses.replace(seat, meteorites=event.meteorites), event.gains)
 
 
-def _put(state: State, index: int, seat: Seat) -> State:
-    seats = list(state.seats)
-    seats[index] = seat
-    return dataclasses.replace(state, seats=tuple(seats))
-
-
-def _evolve_tile_placed(
-    state: State, i: int, tile: int, anchor: int, rotation: int, flip: bool, index: int | None
-) -> State:
-    state = _take_from_station(state, tile)
-    seat = state.seats[i]
-    cells = footprint(tile, anchor, rotation, flip)
+def _evolve_tile_placed(state: State, event: ev.TilePlaced) -> State:
+    assert event.meteorites is not None
+    state = take_from_station(state, event.tile)
+    seat = state.seats[event.seat]
+    cells = footprint(event.tile, event.anchor, event.rotation, event.flip)
     assert cells is not None
-    resources = True
-    pending = seat.pending
-    if index is not None:
-        resources = pending[index].resources
-        pending = _drop(pending, index)
-    letters = {s: (c.terrain.letter.upper() if c.icon else c.terrain.letter) for s, c in cells.items()}
-    symbols = {s for s, c in cells.items() if c.meteor}
-    meteor = symbols if corporation(seat).meteor_symbols_land(seat) else set()
-    before, seat = seat, _cover(seat, letters)
-    groups = placement_benefits(before, seat, cells) if resources else []
-    gains: list[Benefit] = []
-    if len(groups) > 1 and event_deck.one_resource_only(state):
-        gains.append(Benefit(Kind.SELECT, alternatives=tuple(groups)))
-    else:
-        gains.extend(b for group in groups for b in group)
-    if resources:
-        synergy = not event_deck.synergy_blocked(state)
-        gains.extend(corporation(seat).placement_extras(seat, cells, planets()[seat.planet].ice, synergy))
-    if index is None and event_deck.deploys_on_placed_tile(state):
-        gains.append(Benefit(Kind.DEPLOY))
+    squares = tuple(sorted(cells))
+    seat = dataclasses.replace(cover(seat, tile_letters(cells)), pending=drop(seat.pending, event.pending))
     seat = dataclasses.replace(
         seat,
-        meteor_symbols=seat.meteor_symbols | symbols,
-        meteorites=seat.meteorites | meteor,
-        placed=(*seat.placed, tile),
-        last_tile=tuple(sorted(cells)),
-        tile_squares=(*seat.tile_squares, tuple(sorted(cells))),
-        pending=pending + tuple(gains),
+        meteor_symbols=seat.meteor_symbols | {s for s, c in cells.items() if c.meteor},
+        meteorites=seat.meteorites | event.meteorites,
+        placed=(*seat.placed, event.tile),
+        last_tile=squares,
+        tile_squares=(*seat.tile_squares, squares),
         stage=Stage.RESOLVING,
     )
-    return _put(state, i, seat)
+    return with_seat(state, event.seat, _gained(seat, event.gains))
+
+
+def _evolve_power_used(state: State, event: ev.PowerUsed) -> State:
+    assert event.once is not None
+    seat = state.seats[event.seat]
+    pending = list(seat.pending)
+    if event.replaced is not None:
+        assert event.replacement is not None
+        pending[event.replaced] = event.replacement
+    positions = list(seat.tracks)
+    if event.track is not None:
+        assert event.position is not None
+        positions[TRACKS.index(event.track)] = event.position
+    seat = dataclasses.replace(
+        seat,
+        powers_used=(*seat.powers_used, event.level),
+        pending=tuple(pending),
+        tracks=tuple(positions),
+        once_used=(*seat.once_used, event.level) if event.once else seat.once_used,
+    )
+    return with_seat(state, event.seat, _gained(seat, event.gains, event.moves))
+
+
+def _evolve_end_game_turn(state: State, event: ev.EndGameTurnStarted) -> State:
+    assert event.gains is not None and event.moves is not None and event.end_cards is not None
+    seats = []
+    for seat, gains, moves, cards in zip(state.seats, event.gains, event.moves, event.end_cards, strict=True):
+        seat = dataclasses.replace(_freed(seat, event.powers_freed), moves=seat.moves + moves)
+        stage = Stage.RESOLVING if gains or seat.moves else Stage.DONE
+        seats.append(dataclasses.replace(seat, pending=gains, end_cards_used=seat.end_cards_used + cards, stage=stage))
+    return dataclasses.replace(state, phase=Phase.END_GAME, ending=True, seats=tuple(seats))
+
+
+def _evolve_event_revealed(state: State, event: ev.EventRevealed) -> State:
+    assert event.gains is not None and event.rovers_gained is not None
+    assert event.lifepods_lost is not None and event.meteorites_lost is not None
+    seats = []
+    for seat, gains, rovers, lifepods, meteorites in zip(
+        state.seats, event.gains, event.rovers_gained, event.lifepods_lost, event.meteorites_lost, strict=True
+    ):
+        pending = seat.pending + gains
+        seats.append(
+            dataclasses.replace(
+                seat,
+                peeked=None,
+                pending=pending,
+                rovers=seat.rovers + (GARAGE,) * rovers,
+                lifepods_collected=seat.lifepods_collected - lifepods,
+                meteorites_collected=seat.meteorites_collected - meteorites,
+                stage=Stage.RESOLVING if pending else Stage.DONE,
+            )
+        )
+    return dataclasses.replace(
+        state,
+        event_card=event.card,
+        event_deck=state.event_deck[1:],
+        event_roll=state.event_rolls[0] if state.event_rolls else 0,
+        event_rolls=state.event_rolls[1:],
+        events_drawn=state.events_drawn + 1,
+        phase=Phase.EVENT,
+        civ_changes=1 if event.changes_piles else 0,
+        seats=tuple(seats),
+    )

@@ -1,5 +1,6 @@
-"""What the fold hands out: the advances a placed tile's icons give, what a tracker claims on the
-space it reaches, and what an immediate civ card gives, as pending benefits."""
+"""What the rules hand out: the advances a placed tile's icons give, what a tracker claims on the
+space it reaches, and what an immediate civ card gives, as pending benefits (recorded in the events by
+:mod:`.outcomes`)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from domain.contract import (
 )
 
 from . import bots as choosers
-from . import event_deck, powers, rules, scoring, setup_choice
+from . import event_deck, powers, rules, scoring, setup_choice, upcast
 from . import seat_state as seat_states
 from .board import square_name
 from .data import ALERTS, SIZE, TRACKS, civ_cards, objectives, planets, private_objectives
@@ -96,7 +96,10 @@ class PlanetUnknown:
     """
 
     name = "planet-unknown"
-    rules_version = "planet-unknown-5"
+    rules_version = "planet-unknown-6"
+    records_outcomes = True
+    """Whether the events this game stores carry their outcomes (:mod:`.outcomes`); games of rules
+    ``planet-unknown-3`` to ``-5`` store them without, as they always did (:func:`.upcast.stripped`)."""
     legacy_moves = False
     """Whether moves are read as rules ``planet-unknown-3`` read them (see :func:`.moves.parse_move`)."""
     rulings: Rulings = Rulings()
@@ -133,13 +136,17 @@ class PlanetUnknown:
         for event in out:
             state = rules.evolve(state, event)
         _, more = rules.settle(state)
-        return out + more
+        return self._stored(out + more)
 
     def decide(self, state: State, seat: int, move: JSON) -> list[Event]:
         """Check ``move`` (JSON object or text form) and return its events and the automatic ones after it."""
         if state.phase is Phase.OVER:
             raise GameOverError("the game is over")
-        return rules.play(state, seat, parse_move(move, legacy=self.legacy_moves))[1]
+        return self._stored(rules.play(state, seat, parse_move(move, legacy=self.legacy_moves))[1])
+
+    def _stored(self, events: list[Event]) -> list[Event]:
+        """The events as this rules version stores them (see :attr:`records_outcomes`)."""
+        return events if self.records_outcomes else [upcast.stripped(e) for e in events]
 
     def evolve(self, state: State, event: Event) -> State:
         """Apply one event without validating it."""
@@ -333,7 +340,18 @@ class PlanetUnknown:
         return out
 
 
-class PlanetUnknown4(PlanetUnknown):
+class PlanetUnknown5(PlanetUnknown):
+    """Rules ``planet-unknown-5``: rules 6 whose events are stored without their outcomes (the fold computed
+    them); reading them, :mod:`.upcast` computes them as that fold did.
+
+    Kept for the games stored under it, which fold, play on and are verified as they were recorded.
+    """
+
+    rules_version = "planet-unknown-5"
+    records_outcomes = False
+
+
+class PlanetUnknown4(PlanetUnknown5):
     """Rules ``planet-unknown-4``: the game before issue 17's rulings (:data:`.model.RULINGS_4`): events
     82/83 and civ cards 13/18 collect "up to", event 122 leaves Jump Drive A and C alone, events
     104/108 spare a tile taken without placing, once-per-round powers and bonuses come again at each

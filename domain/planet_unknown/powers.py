@@ -11,8 +11,6 @@ import enum
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from domain.contract import Event
-
 from .corporation_state import CorporationState
 from .data import TOP, TRACKS, Space, Terrain, tracks
 from .model import Benefit, Seat
@@ -70,10 +68,11 @@ class Corporation:
         """The corporation's own state on a new seat (``track``: the one named at setup, if any)."""
         return None
 
-    def evolve(self, seat: Seat, event: Event) -> Seat:
-        """The seat after an event that changes the corporation's own state (a lifepod moved onto a
-        track space or a tech slot, the flux track named, objective cards drawn or kept)."""
-        raise AssertionError(f"{self.slug} has no state for {event!r}")
+    def lifepod_moved(self, seat: Seat, origin: str, target: str) -> Seat:
+        """The seat after a collected lifepod moved from ``origin`` to ``target`` (a track space or a tech slot:
+        Cosmos Inc., Jump Drive); its ``ev.LifepodMoved`` records the corporation's state it leads to
+        (:mod:`.outcomes`)."""
+        raise AssertionError(f"{self.slug} keeps no lifepods on {target}")
 
     def board_fields(self, seat: Seat) -> list[str]:
         """The notation fields of the corporation board (:func:`.notation.print_seat`): the once-per-game
@@ -168,7 +167,7 @@ class Corporation:
 
     def lifepod_moves(self, seat: Seat, benefit: Benefit) -> list[tuple[str, str]]:
         """The (origin, target) spots a pending ``lifepod`` benefit allows (Cosmos Inc., Jump Drive); moving
-        one is an ``ev.LifepodMoved`` that :meth:`evolve` folds."""
+        one is an ``ev.LifepodMoved`` (see :meth:`lifepod_moved`)."""
         return []
 
     def routes(self, seat: Seat, track: Terrain) -> list[tuple[Terrain | None, bool]]:

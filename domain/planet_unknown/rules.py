@@ -34,7 +34,7 @@ from .reading import (
     to_act,
 )
 from .setup import PLANET, PRIVATE_OBJECTIVES_DEALT, SOLO_OBJECTIVES, deal, events_on, initial, new_seat
-from .turn import decide, legal_moves, play
+from .turn import decide, legal_moves, moved, play
 
 __all__ = [
     "CIV_RAISE_TO",
@@ -61,6 +61,7 @@ __all__ = [
     "evolve",
     "initial",
     "legal_moves",
+    "moved",
     "new_seat",
     "offered",
     "patch_squares",

@@ -19,6 +19,7 @@ from .flow import settle
 from .fold import evolve
 from .model import Phase, Seat, Stage, State
 from .moves import Action, Confirm, Move, Place, Power, Reject, Rotate, Rover, Setup, Take
+from .outcomes import record
 from .powers import CORPORATIONS
 from .reading import can_place, choosing_setup, offered, power_levels, to_act
 
@@ -81,15 +82,28 @@ _RESOLVING: Mapping[Action, Decider] = {
 def play(state: State, seat_index: int, move: Move) -> tuple[State, list[Event]]:
     """``move`` decided and applied, with the automatic events after it: the state it leads to, and every event
     (the move's, then the automatic ones). Raises RuleError as :func:`decide` does."""
-    out = decide(state, seat_index, move)
-    for event in out:
-        state = evolve(state, event)
+    state, out = moved(state, seat_index, move)
     state, more = settle(state)
     return state, out + more
 
 
+def moved(state: State, seat_index: int, move: Move) -> tuple[State, list[Event]]:
+    """``move`` decided and applied, before the automatic events: the state after it, and its events, each
+    with its outcome recorded (:func:`.outcomes.record`). Raises RuleError as :func:`decide` does."""
+    out = []
+    for event in _decide(state, seat_index, move):
+        event = record(state, event)
+        state = evolve(state, event)
+        out.append(event)
+    return state, out
+
+
 def decide(state: State, seat_index: int, move: Move) -> list[Event]:
-    """The events of ``move`` by ``seat_index`` (before the automatic ones); raises RuleError."""
+    """The events of ``move`` by ``seat_index`` (before the automatic ones), with their outcomes; raises RuleError."""
+    return moved(state, seat_index, move)[1]
+
+
+def _decide(state: State, seat_index: int, move: Move) -> list[Event]:
     if seat_index not in to_act(state):
         raise NotYourTurnError(f"seat {seat_index} has nothing to do now")
     seat = state.seats[seat_index]

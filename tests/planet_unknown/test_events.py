@@ -44,7 +44,8 @@ class TestRevealing:
     def test_one_card_per_round_after_rotation_is_public(self) -> None:
         play = at_event(81, EMPTY)
         revealed = [e for e in play.events if isinstance(e, ev.EventRevealed)]
-        assert revealed == [ev.EventRevealed(81)]
+        assert [e.card for e in revealed] == [81]
+        assert revealed[0].gains == ((Benefit(Kind.CHOOSE, source="synergy"),),)
         assert revealed[0].visibility().public
         assert play.state.phase is Phase.EVENT and play.state.event_card == 81
 

@@ -1,5 +1,6 @@
-"""Rules versions (README "Rules versions"): new games get ``planet-unknown-5`` with issue 17's rulings;
-games stored under ``planet-unknown-4`` and ``-3`` keep playing as they were recorded."""
+"""Rules versions (README "Rules versions"): new games get ``planet-unknown-6``, issue 17's rulings with events
+that carry their outcomes; games stored under ``planet-unknown-5``, ``-4`` and ``-3`` keep playing as they were
+recorded."""
 
 from __future__ import annotations
 
@@ -32,11 +33,12 @@ def versions(new: object, old: object) -> list[Any]:
 
 
 class TestRegistry:
-    def test_new_games_get_rules_5_and_the_old_versions_stay(self) -> None:
-        assert GAME.rules_version == "planet-unknown-5"
-        assert sorted(OLD) == ["planet-unknown-3", "planet-unknown-4"]
-        assert GAME.initial(1, {}).rulings == Rulings()
+    def test_new_games_get_rules_6_and_the_old_versions_stay(self) -> None:
+        assert GAME.rules_version == "planet-unknown-6"
+        assert sorted(OLD) == ["planet-unknown-3", "planet-unknown-4", "planet-unknown-5"]
+        assert GAME.initial(1, {}).rulings == OLD["planet-unknown-5"].initial(1, {}).rulings == Rulings()
         assert all(game.initial(1, {}).rulings == RULINGS_4 for game in BEFORE_5)
+        assert GAME.records_outcomes and not any(game.records_outcomes for game in PREVIOUS_VERSIONS)
         assert OLD["planet-unknown-3"].legacy_moves and not FOUR.legacy_moves
 
     def test_an_old_game_plays_to_its_end(self) -> None:

@@ -6,9 +6,6 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from domain.contract import Event
-
-from .. import events as ev
 from ..board import terrain_of
 from ..corporation_state import CosmosState
 from ..data import SIZE, TRACKS, Space, Terrain, corporation_tracks
@@ -77,10 +74,9 @@ class CosmosInc(Corporation):
     def initial_state(self, track: Terrain | None = None) -> CosmosState:
         return CosmosState()
 
-    def evolve(self, seat: Seat, event: Event) -> Seat:
-        assert isinstance(event, ev.LifepodMoved)
+    def lifepod_moved(self, seat: Seat, origin: str, target: str) -> Seat:
         pods = set(track_pods(seat))
-        for where, add in ((parse_spot(event.origin), False), (parse_spot(event.target), True)):
+        for where, add in ((parse_spot(origin), False), (parse_spot(target), True)):
             if where is not None:
                 key = (TRACKS.index(where[0]), where[1])
                 pods = pods | {key} if add else pods - {key}

@@ -6,9 +6,6 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from domain.contract import Event
-
-from .. import events as ev
 from ..board import terrain_of
 from ..corporation_state import FluxState
 from ..data import TRACKS, Space, Terrain, corporation_tracks
@@ -62,10 +59,6 @@ class FluxIndustries(Corporation):
 
     def initial_state(self, track: Terrain | None = None) -> FluxState:
         return FluxState(track or Terrain.CIV)
-
-    def evolve(self, seat: Seat, event: Event) -> Seat:
-        assert isinstance(event, ev.FluxChosen)
-        return dataclasses.replace(seat, corporation_state=FluxState(event.track))
 
     def board_fields(self, seat: Seat) -> list[str]:
         named = [] if flux(seat) is Terrain.CIV else [f"flux:{flux(seat)}"]

@@ -5,9 +5,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from domain.contract import Event
-
-from .. import events as ev
 from ..board import terrain_of
 from ..corporation_state import JumpDriveState
 from ..data import TRACKS, Space, Terrain, corporation_tracks, planets
@@ -68,19 +65,11 @@ class JumpDrive(Corporation):
     def initial_state(self, track: Terrain | None = None) -> JumpDriveState:
         return JumpDriveState()
 
-    def evolve(self, seat: Seat, event: Event) -> Seat:
+    def lifepod_moved(self, seat: Seat, origin: str, target: str) -> Seat:
+        assert origin == AREA and target.startswith("slot")
         now = state(seat)
-        match event:
-            case ev.LifepodMoved(origin=origin, target=target):
-                assert origin == AREA and target.startswith("slot")
-                now = dataclasses.replace(now, pod_slots=tuple(sorted({*now.pod_slots, int(target[4:])})))
-            case ev.SharedObjectiveDrawn(cards=cards):
-                now = dataclasses.replace(now, shared_offer=cards)
-            case ev.SharedObjectiveChosen():
-                now = dataclasses.replace(now, shared_offer=())
-            case _:
-                return super().evolve(seat, event)
-        return dataclasses.replace(seat, corporation_state=now)
+        slots = tuple(sorted({*now.pod_slots, int(target[4:])}))
+        return dataclasses.replace(seat, corporation_state=dataclasses.replace(now, pod_slots=slots))
 
     def board_fields(self, seat: Seat) -> list[str]:
         slots = pod_slots(seat)
