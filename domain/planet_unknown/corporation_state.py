@@ -39,10 +39,11 @@ class FluxState:
 @dataclasses.dataclass(frozen=True, slots=True, repr=False)
 class JumpDriveState:
     """Jump Drive's own state: the tech slots (1-6 = A-F) holding a lifepod, sorted, and the objective
-    cards tech F drew (``shared_offer``), one to ``keep``."""
+    cards tech F drew (``shared_offer``, hidden from the other seats), one to ``keep``."""
 
     pod_slots: tuple[int, ...] = ()
     shared_offer: tuple[int, ...] = ()
+    hidden: typing.ClassVar[tuple[str, ...]] = ("shared_offer",)
 
     def __repr__(self) -> str:
         return render(self)
@@ -64,3 +65,21 @@ CorporationState = CosmosState | FluxState | JumpDriveState | MakeshiftState
 
 STATE_TYPES: dict[str, Any] = {cls.__name__: cls for cls in typing.get_args(CorporationState)}
 """The state classes by name (for :func:`.literal.read`)."""
+
+
+def public(state: CorporationState | None) -> CorporationState | None:
+    """``state`` as every seat may see it: the fields its class names ``hidden`` at their defaults."""
+    hidden: tuple[str, ...] = getattr(state, "hidden", ())
+    if state is None or not hidden:
+        return state
+    defaults: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(state) if f.name in hidden}
+    shown: CorporationState = dataclasses.replace(state, **defaults)
+    return shown
+
+
+def merged(recorded: CorporationState, current: CorporationState | None) -> CorporationState:
+    """A ``recorded`` public state (:func:`public`) with the hidden fields of the seat's ``current`` one."""
+    hidden: tuple[str, ...] = getattr(recorded, "hidden", ())
+    if not hidden or type(current) is not type(recorded):
+        return recorded
+    return dataclasses.replace(recorded, **{name: getattr(current, name) for name in hidden})

@@ -17,6 +17,7 @@ import dataclasses
 
 from domain.contract import PUBLIC, Event, Visibility, event_types
 
+from .corporation_state import CorporationState
 from .data import Terrain
 from .model import Benefit
 from .module_events import (
@@ -125,10 +126,12 @@ class LastRoundTriggered(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class DraftStarted(Event):
     """The tile phase (a reset point, see :class:`CivSlotStarted`): ``moves`` per seat, the rover movement
-    of its round-start bonuses (Horizon Group tech 2, Flux Industries tech 1)."""
+    of its round-start bonuses (Horizon Group tech 2, Flux Industries tech 1), and per seat the
+    ``corporation_states`` they changed (see :class:`TrackAdvanced`)."""
 
     moves: tuple[int, ...] | None = None
     powers_freed: bool | None = None
+    corporation_states: tuple[CorporationState | None, ...] | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -164,8 +167,9 @@ class TrackAdvanced(Event):
     track the tracker moves onto (diagonally, or sideways with ``side``).
 
     Outcome: the tracker's ``position`` after (unchanged when it cannot advance), the ``gains`` of the
-    space, the rover ``moves`` gained, the civ ranks ``queued`` for the seat's civ-card slot, and Makeshift's
-    ``lanes`` after (:attr:`.corporation_state.MakeshiftState.lanes`; None when they did not change)."""
+    space, the rover ``moves`` gained, the civ ranks ``queued`` for the seat's civ-card slot, and the
+    ``corporation_state`` after (Makeshift's lanes), as every event whose corporation hooks may change it
+    records it: None when unchanged, and only what every seat may see (:func:`.corporation_state.public`)."""
 
     seat: int
     track: Terrain
@@ -178,7 +182,7 @@ class TrackAdvanced(Event):
     gains: tuple[Benefit, ...] | None = None
     moves: int | None = None
     queued: tuple[int, ...] | None = None
-    lanes: tuple[int, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -192,8 +196,8 @@ class BenefitLost(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class RoverDeployed(Event):
     """A garage rover put on ``square``. Outcome, as for every rover's arrival: the pieces it
-    ``collected`` there, the planet's ``meteorites`` after (Horizon Group carries them) and the ``gains``
-    of the collection."""
+    ``collected`` there, the planet's ``meteorites`` after (Horizon Group carries them), the ``gains``
+    of the collection and the ``corporation_state`` (see :class:`TrackAdvanced`)."""
 
     seat: int
     rover: int
@@ -202,6 +206,7 @@ class RoverDeployed(Event):
     collected: tuple[Piece, ...] | None = None
     meteorites: frozenset[int] | None = None
     gains: tuple[Benefit, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -215,6 +220,7 @@ class RoverMoved(Event):
     collected: tuple[Piece, ...] | None = None
     meteorites: frozenset[int] | None = None
     gains: tuple[Benefit, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -228,28 +234,31 @@ class RoverTeleported(Event):
     collected: tuple[Piece, ...] | None = None
     meteorites: frozenset[int] | None = None
     gains: tuple[Benefit, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PatchPlaced(Event):
     """A biomass patch placed; ``gains`` and ``powers_used``: what the corporation adds (Wormhole Corp. tech 3:
-    a second patch, once per round)."""
+    a second patch, once per round) and the ``corporation_state`` (see :class:`TrackAdvanced`)."""
 
     seat: int
     square: int
     pending: int
     gains: tuple[Benefit, ...] | None = None
     powers_used: tuple[int, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PatchStored(Event):
-    """A biomass patch kept for the end of the game; ``gains`` and ``powers_used`` as for :class:`PatchPlaced`."""
+    """A biomass patch kept for the end of the game; its outcome as for :class:`PatchPlaced`."""
 
     seat: int
     pending: int
     gains: tuple[Benefit, ...] | None = None
     powers_used: tuple[int, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,12 +329,14 @@ class CivPhaseStarted(Event):
 @dataclasses.dataclass(frozen=True, slots=True)
 class CivSlotStarted(Event):
     """A seat's civ-card slot: ``gains`` its civ picks. Rules 3-4 also made it a reset point (BGA):
-    ``powers_freed`` (once-per-round powers free again) and the ``moves`` of the round-start bonuses."""
+    ``powers_freed`` (once-per-round powers free again), the ``moves`` of the round-start bonuses and the
+    ``corporation_state`` they changed (see :class:`TrackAdvanced`)."""
 
     seat: int
     gains: tuple[Benefit, ...] | None = None
     moves: int | None = None
     powers_freed: bool | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -344,13 +355,15 @@ class CivCardsRevealed(Event):
 class EndGameTurnStarted(Event):
     """The end-game turn, per seat: ``gains`` (stored patches, the corporation's end-game gains, one advance
     per medals-and-advance civ card in ``end_cards``) and the ``moves`` of the reset point (as
-    :class:`CivSlotStarted`). Naming civ cards a seat may not have revealed yet, it is then read by nobody
-    until the end (the payload was empty before it carried its outcome)."""
+    :class:`CivSlotStarted`) with the ``corporation_states`` it changed. Naming civ cards a seat may not have
+    revealed yet, it is then read by nobody until the end (the payload was empty before it carried its
+    outcome)."""
 
     gains: tuple[tuple[Benefit, ...], ...] | None = None
     moves: tuple[int, ...] | None = None
     powers_freed: bool | None = None
     end_cards: tuple[tuple[int, ...], ...] | None = None
+    corporation_states: tuple[CorporationState | None, ...] | None = None
 
     def visibility(self) -> Visibility:
         if self.end_cards and any(self.end_cards):

@@ -16,7 +16,7 @@ from domain.contract import Event
 
 from . import events as ev
 from .board import footprint
-from .corporation_state import CosmosState, FluxState, JumpDriveState, MakeshiftState
+from .corporation_state import CorporationState, FluxState, JumpDriveState, merged
 from .data import TRACKS, Terrain
 from .edits import (
     advance_used,
@@ -44,6 +44,13 @@ def _gained(seat: Seat, gains: tuple[Benefit, ...] | None, moves: int | None = 0
     """The seat with recorded ``gains`` added to its pending benefits and ``moves`` to its rover movement."""
     assert gains is not None and moves is not None, "an event without its outcome"
     return dataclasses.replace(seat, pending=seat.pending + gains, moves=seat.moves + moves)
+
+
+def _owned(seat: Seat, recorded: CorporationState | None) -> Seat:
+    """The seat with the corporation state an event recorded (None: unchanged), its hidden fields kept."""
+    if recorded is None:
+        return seat
+    return dataclasses.replace(seat, corporation_state=merged(recorded, seat.corporation_state))
 
 
 def _freed(seat: Seat, powers_freed: bool | None) -> Seat:
@@ -79,9 +86,10 @@ def evolve(state: State, event: Event) -> State:
             return dataclasses.replace(state, last_round=True)
         case ev.DraftStarted(moves=moves, powers_freed=freed):
             assert moves is not None
+            owned = event.corporation_states or (None,) * len(state.seats)
             started = tuple(
-                dataclasses.replace(_freed(s, freed), moves=s.moves + m, stage=Stage.CHOOSING)
-                for s, m in zip(state.seats, moves, strict=True)
+                dataclasses.replace(_owned(_freed(s, freed), own), moves=s.moves + m, stage=Stage.CHOOSING)
+                for s, m, own in zip(state.seats, moves, owned, strict=True)
             )
             return dataclasses.replace(state, drafted=True, seats=started)
         case ev.TilePlaced():
@@ -101,9 +109,7 @@ def evolve(state: State, event: Event) -> State:
                 tracks=tuple(positions),
                 civ_queue=seat.civ_queue + event.queued,
             )
-            if event.lanes is not None:
-                seat = dataclasses.replace(seat, corporation_state=MakeshiftState(event.lanes))
-            return with_seat(state, i, _gained(seat, gains, moves))
+            return with_seat(state, i, _gained(_owned(seat, event.corporation_state), gains, moves))
         case ev.BenefitLost(seat=i, pending=index):
             seat = state.seats[i]
             benefit = seat.pending[index]
@@ -121,11 +127,11 @@ def evolve(state: State, event: Event) -> State:
             return with_seat(state, i, _arrived(dataclasses.replace(seat, pending=drop(seat.pending, index)), event))
         case ev.PatchPlaced(seat=i, square=square, pending=index, gains=gains, powers_used=used):
             assert used is not None
-            seat = patched(state.seats[i], square, index)
+            seat = _owned(patched(state.seats[i], square, index), event.corporation_state)
             return with_seat(state, i, _gained(dataclasses.replace(seat, powers_used=seat.powers_used + used), gains))
         case ev.PatchStored(seat=i, pending=index, gains=gains, powers_used=used):
             assert used is not None
-            seat = stored(state.seats[i], index)
+            seat = _owned(stored(state.seats[i], index), event.corporation_state)
             return with_seat(state, i, _gained(dataclasses.replace(seat, powers_used=seat.powers_used + used), gains))
         case ev.CivPileShown(seat=i, rank=rank):
             seat = state.seats[i]
@@ -167,7 +173,7 @@ def evolve(state: State, event: Event) -> State:
             )
         case ev.CivSlotStarted(seat=i, gains=gains, moves=moves, powers_freed=freed):
             seat = dataclasses.replace(_freed(state.seats[i], freed), civ_queue=(), stage=Stage.RESOLVING)
-            return with_seat(state, i, _gained(seat, gains, moves))
+            return with_seat(state, i, _gained(_owned(seat, event.corporation_state), gains, moves))
         case ev.RoundEnded(commander=commander):
             return dataclasses.replace(
                 state,
@@ -268,15 +274,11 @@ def _evolve_modules(state: State, event: Event) -> State:
                 pending=use_one(seat.pending, index),
             )
             return with_seat(state, i, _gained(seat, gains))
-        case ev.LifepodMoved(seat=i, pending=index, track_pods=track_pods, pod_slots=pod_slots):
-            seat = state.seats[i]
-            own = seat.corporation_state
-            if track_pods is not None:
-                own = CosmosState(track_pods)
-            if pod_slots is not None:
-                assert isinstance(own, JumpDriveState)
-                own = dataclasses.replace(own, pod_slots=pod_slots)
-            return changed_seat(state, i, pending=use_one(seat.pending, index), corporation_state=own)
+        case ev.LifepodMoved(seat=i, pending=index, corporation_state=own):
+            seat = _owned(state.seats[i], own)
+            return changed_seat(
+                state, i, pending=use_one(seat.pending, index), corporation_state=seat.corporation_state
+            )
         case ev.HeightClaimed(seat=i, pending=index, gains=gains, moves=moves, queued=queued):
             assert queued is not None
             seat = state.seats[i]
@@ -333,7 +335,7 @@ def _arrived(seat: Seat, event: ev.RoverDeployed | ev.RoverMoved | ev.RoverTelep
         )
     if Piece.METEORITE in event.collected:
         seat = dataclasses.replace(seat, meteorites_collected=seat.meteorites_collected + 1)
-    return _gained(dataclasses.replace(seat, meteorites=event.meteorites), event.gains)
+    return _gained(_owned(dataclasses.replace(seat, meteorites=event.meteorites), event.corporation_state), event.gains)
 
 
 def _evolve_tile_placed(state: State, event: ev.TilePlaced) -> State:
@@ -374,14 +376,17 @@ def _evolve_power_used(state: State, event: ev.PowerUsed) -> State:
         tracks=tuple(positions),
         once_used=(*seat.once_used, event.level) if event.once else seat.once_used,
     )
-    return with_seat(state, event.seat, _gained(seat, event.gains, event.moves))
+    return with_seat(state, event.seat, _gained(_owned(seat, event.corporation_state), event.gains, event.moves))
 
 
 def _evolve_end_game_turn(state: State, event: ev.EndGameTurnStarted) -> State:
     assert event.gains is not None and event.moves is not None and event.end_cards is not None
     seats = []
-    for seat, gains, moves, cards in zip(state.seats, event.gains, event.moves, event.end_cards, strict=True):
-        seat = dataclasses.replace(_freed(seat, event.powers_freed), moves=seat.moves + moves)
+    owned = event.corporation_states or (None,) * len(state.seats)
+    for seat, gains, moves, cards, own in zip(
+        state.seats, event.gains, event.moves, event.end_cards, owned, strict=True
+    ):
+        seat = dataclasses.replace(_owned(_freed(seat, event.powers_freed), own), moves=seat.moves + moves)
         stage = Stage.RESOLVING if gains or seat.moves else Stage.DONE
         seats.append(dataclasses.replace(seat, pending=gains, end_cards_used=seat.end_cards_used + cards, stage=stage))
     return dataclasses.replace(state, phase=Phase.END_GAME, ending=True, seats=tuple(seats))

@@ -61,7 +61,8 @@ class PowerUsed(Event):
 
     Outcome: the ``gains`` it adds, the pending benefit it changes (index ``replaced``, now ``replacement``:
     Jump Drive A and C), the rover ``moves`` gained (or spent), the ``track`` whose tracker it moves to
-    ``position`` (Flux Industries tech 2, Wormhole Corp. tech 1) and ``once``: a once-per-game power."""
+    ``position`` (Flux Industries tech 2, Wormhole Corp. tech 1), ``once``: a once-per-game power, and the
+    ``corporation_state`` after, as :class:`.events.TrackAdvanced` records it."""
 
     seat: int
     level: int
@@ -72,6 +73,7 @@ class PowerUsed(Event):
     track: Terrain | None = None
     position: int | None = None
     once: bool | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,15 +119,13 @@ class SetupRevealed(Event):
 class LifepodMoved(Event):
     """A Cosmos Inc. seat moved a collected lifepod from ``origin`` to ``target`` (``area`` or a
     track space like ``tech7``), resolving pending benefit ``pending``; Jump Drive: onto a tech slot
-    (``slot3``). Outcome: Cosmos Inc.'s ``track_pods`` or Jump Drive's ``pod_slots`` after
-    (:mod:`.corporation_state`)."""
+    (``slot3``). Outcome: the ``corporation_state`` after, as :class:`.events.TrackAdvanced` records it."""
 
     seat: int
     origin: str
     target: str
     pending: int
-    track_pods: tuple[tuple[int, int], ...] | None = None
-    pod_slots: tuple[int, ...] | None = None
+    corporation_state: CorporationState | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from . import edits, event_deck
 from . import events as ev
 from .benefits.clear import in_line
 from .board import footprint
-from .corporation_state import CosmosState, JumpDriveState, MakeshiftState
+from .corporation_state import CorporationState, public
 from .data import TRACKS, Terrain, civ_cards, planets, tiles
 from .gains import arrive, card_benefits, claim_space, one_of, placement_benefits
 from .model import Benefit, Kind, Seat, State
@@ -72,6 +72,11 @@ def record(state: State, event: Event) -> Event:
     return event
 
 
+def _own(before: Seat, after: Seat) -> CorporationState | None:
+    """The corporation state a hook left, as every seat may see it; None when the hook did not change it."""
+    return None if after.corporation_state == before.corporation_state else public(after.corporation_state)
+
+
 def _added(before: tuple[Benefit, ...], after: tuple[Benefit, ...]) -> tuple[Benefit, ...]:
     """The benefits a rule appended to ``before``."""
     assert after[: len(before)] == before, "a rule changed pending benefits it should only add to"
@@ -89,8 +94,13 @@ def reset_point(state: State, seat: Seat, round_start: bool = False) -> Seat:
 
 
 def _draft_started(state: State, event: ev.DraftStarted) -> Event:
-    moves = tuple(reset_point(state, s, round_start=True).moves - s.moves for s in state.seats)
-    return dataclasses.replace(event, moves=moves, powers_freed=not state.rulings.once_per_round)
+    reset = [reset_point(state, s, round_start=True) for s in state.seats]
+    return dataclasses.replace(
+        event,
+        moves=tuple(r.moves - s.moves for r, s in zip(reset, state.seats, strict=True)),
+        powers_freed=not state.rulings.once_per_round,
+        corporation_states=tuple(_own(s, r) for r, s in zip(reset, state.seats, strict=True)),
+    )
 
 
 def _tile_placed(state: State, event: ev.TilePlaced) -> Event:
@@ -132,17 +142,13 @@ def _track_advanced(state: State, event: ev.TrackAdvanced) -> Event:
     seat = dataclasses.replace(seat, pending=edits.advance_used(seat.pending, event.pending, event.track))
     lane = Terrain(event.lane) if event.lane else None
     after = arrive(state, seat, event.track, event.synergy, event.benefits, lane, event.side)
-    lanes = None
-    if after.corporation_state != seat.corporation_state:
-        assert isinstance(after.corporation_state, MakeshiftState)
-        lanes = after.corporation_state.lanes
     return dataclasses.replace(
         event,
         position=after.track(event.track),
         gains=_added(seat.pending, after.pending),
         moves=after.moves - seat.moves,
         queued=after.civ_queue[len(seat.civ_queue) :],
-        lanes=lanes,
+        corporation_state=_own(seat, after),
     )
 
 
@@ -167,7 +173,9 @@ def _rover_arrived(state: State, event: ev.RoverDeployed | ev.RoverMoved | ev.Ro
     if after.lifepods_collected > seat.lifepods_collected:
         collected.append(Piece.LIFEPOD)
     gains = _added(seat.pending, after.pending)
-    arrival = dataclasses.replace(event, collected=tuple(collected), meteorites=after.meteorites, gains=gains)
+    arrival = dataclasses.replace(
+        event, collected=tuple(collected), meteorites=after.meteorites, gains=gains, corporation_state=_own(seat, after)
+    )
     return dataclasses.replace(arrival, moves=cost) if isinstance(arrival, ev.RoverMoved) else arrival
 
 
@@ -182,7 +190,9 @@ def _patch_used(state: State, event: ev.PatchPlaced | ev.PatchStored) -> Event:
         seat = edits.stored(seat, event.pending)
     after = corporation(seat).patch_used(seat)
     used = after.powers_used[len(seat.powers_used) :]
-    return dataclasses.replace(event, gains=_added(seat.pending, after.pending), powers_used=used)
+    return dataclasses.replace(
+        event, gains=_added(seat.pending, after.pending), powers_used=used, corporation_state=_own(seat, after)
+    )
 
 
 def _civ_slot_started(state: State, event: ev.CivSlotStarted) -> Event:
@@ -190,12 +200,16 @@ def _civ_slot_started(state: State, event: ev.CivSlotStarted) -> Event:
     reset = reset_point(state, seat)
     picks = tuple(Benefit(Kind.CIV, rank=rank) for rank in reset.civ_queue)
     return dataclasses.replace(
-        event, gains=picks, moves=reset.moves - seat.moves, powers_freed=not state.rulings.once_per_round
+        event,
+        gains=picks,
+        moves=reset.moves - seat.moves,
+        powers_freed=not state.rulings.once_per_round,
+        corporation_state=_own(seat, reset),
     )
 
 
 def _end_game_turn_started(state: State, event: ev.EndGameTurnStarted) -> Event:
-    gains, moves, end_cards = [], [], []
+    gains, moves, end_cards, own = [], [], [], []
     for seat in state.seats:
         reset = reset_point(state, seat)
         mine = [Benefit(Kind.PATCH, final=True)] * reset.stored_patches
@@ -210,12 +224,14 @@ def _end_game_turn_started(state: State, event: ev.EndGameTurnStarted) -> Event:
         gains.append(tuple(mine))
         moves.append(reset.moves - seat.moves)
         end_cards.append(cards)
+        own.append(_own(seat, reset))
     return dataclasses.replace(
         event,
         gains=tuple(gains),
         moves=tuple(moves),
         powers_freed=not state.rulings.once_per_round,
         end_cards=tuple(end_cards),
+        corporation_states=tuple(own),
     )
 
 
@@ -279,11 +295,8 @@ def _height_claimed(state: State, event: ev.HeightClaimed) -> Event:
 def _lifepod_moved(state: State, event: ev.LifepodMoved) -> Event:
     seat = state.seats[event.seat]
     seat = dataclasses.replace(seat, pending=edits.use_one(seat.pending, event.pending))
-    after = corporation(seat).lifepod_moved(seat, event.origin, event.target).corporation_state
-    if isinstance(after, CosmosState):
-        return dataclasses.replace(event, track_pods=after.track_pods)
-    assert isinstance(after, JumpDriveState), f"{seat.corporation} keeps no lifepods"
-    return dataclasses.replace(event, pod_slots=after.pod_slots)
+    after = corporation(seat).lifepod_moved(seat, event.origin, event.target)
+    return dataclasses.replace(event, corporation_state=_own(seat, after))
 
 
 def _power_used(state: State, event: ev.PowerUsed) -> Event:
@@ -304,4 +317,5 @@ def _power_used(state: State, event: ev.PowerUsed) -> Event:
         track=TRACKS[moved[0]] if moved else None,
         position=after.tracks[moved[0]] if moved else None,
         once=len(after.once_used) > len(seat.once_used),
+        corporation_state=_own(seat, after),
     )

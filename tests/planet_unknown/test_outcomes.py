@@ -17,7 +17,7 @@ from domain.contract import Event, Role, decode_event, encode_event, fold, proje
 from domain.planet_unknown import GAME, PREVIOUS_VERSIONS, PlanetUnknown, event_deck, gains, outcomes, setup, upcast
 from domain.planet_unknown import events as ev
 from domain.planet_unknown.benefits import clear
-from domain.planet_unknown.corporation_state import JumpDriveState
+from domain.planet_unknown.corporation_state import JumpDriveState, MakeshiftState, merged, public
 from domain.planet_unknown.data import civ_cards
 from domain.planet_unknown.gains import card_benefits
 from domain.planet_unknown.model import Benefit, Kind, Phase, State
@@ -230,6 +230,21 @@ def read_by(event: Event, viewer: contract.Viewer) -> str:
 
 
 class TestHiddenOutcomes:
+    def test_a_recorded_corporation_state_leaves_out_what_it_keeps_hidden(self) -> None:
+        """Jump Drive's drawn objectives ride in no public event: the event holds the public part of the
+        state, and the fold keeps the seat's own hidden part."""
+        drawn = JumpDriveState(pod_slots=(1,), shared_offer=(7, 9))
+        assert public(drawn) == JumpDriveState(pod_slots=(1,))
+        assert merged(JumpDriveState(pod_slots=(1, 2)), drawn) == JumpDriveState((1, 2), (7, 9))
+        assert public(MakeshiftState((0, 1))) == MakeshiftState((0, 1)) and public(None) is None
+        state = start(2)
+        seat = dataclasses.replace(state.seats[0], corporation_state=drawn, pending=(Benefit(Kind.CHOOSE),))
+        state = dataclasses.replace(state, seats=(seat, *state.seats[1:]))
+        moved = ev.LifepodMoved(0, "area", "slot2", 0, corporation_state=JumpDriveState(pod_slots=(1, 2)))
+        assert "shared_offer" not in read_by(moved, 1) and "7" not in read_by(moved, 1)
+        after = evolve(state, moved)
+        assert after.seats[0].corporation_state == JumpDriveState((1, 2), (7, 9)) and after.seats[0].pending == ()
+
     def test_what_a_civ_card_gives_is_seen_by_its_owner_only(self) -> None:
         state = start(2)
         card = next(c for c in range(1, 37) if card_benefits(c, state.rulings)[0])
