@@ -456,7 +456,7 @@ class GameService(Generic[StoreT]):
         guard = SeatGuard(hashed, role, rate.windows, rate.member)
         try:
             result = self._append(record, events, seat, None, "", seed, guard=guard, settle=rate.settle)
-        except VersionConflict:
+        except (VersionConflict, UnknownGame):
             with self._lock:
                 self._missed[game_id] = None
                 while len(self._missed) > self._cache_size:

@@ -9,8 +9,8 @@ import pytest
 
 from domain.contract import IllegalMoveError
 from domain.table.verify import verify
-from events.store import EventStore, RateCount, RateWindow
-from service.games import GameService, RateCheck, SeatSpec, StaleVersion
+from events.store import EventStore, RateCount, RateWindow, RedisStore
+from service.games import GameNotFound, GameService, RateCheck, SeatSpec, StaleVersion
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
 READS = ("glance", "take_rate_and_glance", "meta", "read", "sealed_seed", "snapshot", "prior_result")
@@ -130,3 +130,16 @@ def test_a_full_rate_window_refuses_the_move_and_writes_nothing(
         here.submit_with_token(game_id, created.seat_tokens[1 - seat], "b1", rate=limits.check("m2"))
     assert here.store.meta(game_id).version == version and len(here.store.read(game_id)) == version
     assert [c[0].allowed for c in limits.settled] == [True, False]
+
+
+def test_a_game_gone_from_the_store_is_not_found_though_this_process_held_it(
+    processes: tuple[GameService, GameService],
+) -> None:
+    here, _ = processes
+    created = here.create("tictactoe", SEATS, {"secret_squares": False})
+    game_id = created.record.game_id
+    seat = min(created.record.to_act())
+    assert isinstance(here.store, RedisStore)
+    here.store.redis.delete(here.store.keys.game(game_id).meta)
+    with pytest.raises(GameNotFound):
+        here.submit_with_token(game_id, created.seat_tokens[seat], "a1", rate=Limits(f"token:{game_id}").check("m1"))
