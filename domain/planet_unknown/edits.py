@@ -105,3 +105,17 @@ def take_from_station(state: State, tile: int) -> State:
             revealed[k] = False
             break
     return dataclasses.replace(state, stacks=tuple(stacks), revealed=tuple(revealed))
+
+
+def event_drawn(state: State, card: int, changes_piles: bool) -> State:
+    """The state once event card ``card`` (with its roll) is drawn from the event deck; ``changes_piles``:
+    the card changes the civ piles."""
+    return dataclasses.replace(
+        state,
+        event_card=card,
+        event_deck=state.event_deck[1:],
+        event_roll=state.event_rolls[0] if state.event_rolls else 0,
+        event_rolls=state.event_rolls[1:],
+        events_drawn=state.events_drawn + 1,
+        civ_changes=1 if changes_piles else 0,
+    )

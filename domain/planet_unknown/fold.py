@@ -23,6 +23,7 @@ from .edits import (
     changed_seat,
     cover,
     drop,
+    event_drawn,
     moved_rover,
     patched,
     stored,
@@ -411,14 +412,7 @@ def _evolve_event_revealed(state: State, event: ev.EventRevealed) -> State:
                 stage=Stage.RESOLVING if pending else Stage.DONE,
             )
         )
+    assert event.changes_piles is not None
     return dataclasses.replace(
-        state,
-        event_card=event.card,
-        event_deck=state.event_deck[1:],
-        event_roll=state.event_rolls[0] if state.event_rolls else 0,
-        event_rolls=state.event_rolls[1:],
-        events_drawn=state.events_drawn + 1,
-        phase=Phase.EVENT,
-        civ_changes=1 if event.changes_piles else 0,
-        seats=tuple(seats),
+        event_drawn(state, event.card, event.changes_piles), phase=Phase.EVENT, seats=tuple(seats)
     )

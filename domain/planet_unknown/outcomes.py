@@ -250,15 +250,7 @@ def _setup_revealed(state: State, event: ev.SetupRevealed) -> Event:
 
 def _event_revealed(state: State, event: ev.EventRevealed) -> Event:
     changes_piles = event_deck.changes_piles(event.card)
-    drawn = dataclasses.replace(
-        state,
-        event_card=event.card,
-        event_deck=state.event_deck[1:],
-        event_roll=state.event_rolls[0] if state.event_rolls else 0,
-        event_rolls=state.event_rolls[1:],
-        events_drawn=state.events_drawn + 1,
-        civ_changes=1 if changes_piles else 0,
-    )
+    drawn = edits.event_drawn(state, event.card, changes_piles)
     gains, rovers, lifepods, meteorites = [], [], [], []
     for seat in drawn.seats:
         seat = dataclasses.replace(seat, peeked=None)
