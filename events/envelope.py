@@ -77,5 +77,4 @@ class Envelope:
 
 def seal(previous_hash: str, **fields: Any) -> Envelope:
     """Build an envelope from its body fields and chain it to ``previous_hash``."""
-    unsealed = Envelope(**fields, hash="")
-    return dataclasses.replace(unsealed, hash=unsealed.expected_hash(previous_hash))
+    return Envelope(**fields, hash=Envelope(**fields, hash="").expected_hash(previous_hash))
