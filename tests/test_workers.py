@@ -9,7 +9,7 @@ from typing import Any
 import requests
 
 from service.games import GameService, SeatSpec
-from tests.conftest import Worker, wait_for
+from tests.conftest import NAMESPACE, Worker, wait_for
 from tests.support.seeds import strong_seed
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
@@ -67,9 +67,14 @@ class TestRelay:
     def test_a_game_the_relay_cannot_read_holds_up_no_other_game_of_its_bucket(
         self, service: GameService, monkeypatch: Any
     ) -> None:
-        from events.keys import bucket_of
+        """On a namespace of its own: the session's workers relay (and drop) every entry of theirs, and would
+        race this test's relay for the entries it adds."""
+        from events.keys import Keyspace, bucket_of
+        from events.store import RedisStore
         from workers import tasks
 
+        own = RedisStore(service.store.redis, Keyspace(f"{NAMESPACE}-relay-{uuid.uuid4().hex[:6]}"))
+        service = GameService(own)
         bot = SeatSpec("R", {"builtin": "random", "think_ms": 1})
         game_id = service.create("tictactoe", [SeatSpec("Ada"), bot], {}).record.game_id
         bucket, outbox = bucket_of(game_id), service.store.keys.outbox(bucket_of(game_id))
@@ -97,4 +102,4 @@ class TestRelay:
         assert dispatched == [game_id]
         pending = service.store.redis.xpending_range(outbox, group, min="-", max="+", count=10)
         assert len(pending) == 1
-        service.store.redis.xgroup_destroy(outbox, group)
+        own.clear()
