@@ -20,16 +20,23 @@ tree, those after which the bot threatens a win in one with
 :data:`~domain.homeworlds.search.THREAT` added (inside the tree that bonus made the search
 weaker in the arena, so nodes there get none). The turn played is the most visited one;
 from turn :data:`~domain.homeworlds.search.LOOP_START` on, one picked at random among those
-visited nearly as often (:data:`NEAR`), so that a recapture loop breaks, while the
-evaluation presses harder on the enemy homeworld
+visited nearly as often (:data:`NEAR`) whose mean score is close to its (:data:`NEAR_VALUE`,
+a margin that widens as the game drags on), so that a recapture loop breaks without playing
+a turn the tree found worse, while the evaluation presses harder on the enemy homeworld
 (:func:`~domain.homeworlds.search.stalemate_pressure`).
+
+The evaluation is that of :mod:`~domain.homeworlds.evaluation`, computed from per-system
+tables (:mod:`~domain.homeworlds.tally`), and the root makes a candidate's turn and position
+only when it looks at it: on a loaded machine, where the clock and not the count stops the
+search, that and the tree's later stop give it about twice as many simulations a move.
 
 Like the other bots it is deterministic given the ``rng`` as long as the clock does not
 cut it short. The work is counted in positions looked at (:data:`UNITS_PER_MS` per
 millisecond; this project's 2-core machine manages 15 to 40 a millisecond when not
 loaded), and the tree also stops once the most visited candidate cannot be overtaken with
 the work left. The clock is the safety net: the win search stops by 25 % of ``think_ms``,
-the candidates by 40 %, the tree by 65 %, the last resorts by 80 %.
+the candidates by 40 %, their proofs by 65 %, the tree by 75 % (:data:`TREE_STOP`), the last
+resorts by 80 %.
 """
 
 from __future__ import annotations
@@ -38,12 +45,13 @@ import math
 import random
 import time
 
-from .evaluation import WIN, capture_threat, evaluate_systems
+from .evaluation import WIN
 from .movegen import _Path, _turn
 from .notation import Turn
 from .position import Position
 from .rules import Rules
-from .search import LOOP_START, SHARE, THREAT, _losers, _Search, _walk, choose_setup, find_win, greedy_turn
+from .search import LOOP_START, SHARE, THREAT, Ranked, _losers, _Search, _walk, choose_setup, find_win, greedy_turn
+from .tally import capture_threat, evaluate_systems
 from .threats import may_win, may_win_systems
 
 ROOT_WIDTH = 12
@@ -62,11 +70,20 @@ THREAT_SEARCH = 0.01
 """The share of the budget one check for a threat of a win may take."""
 THREAT_COST = 10
 """The work one check for a threat of a win counts for, in positions."""
+PROOF_STOP = 0.65
+"""The share of the budget by which the root's candidates are proven safe, by the clock (the last resorts,
+when none is, have until 80 %)."""
+TREE_STOP = 0.75
+"""The share of the budget by which the tree stops, by the clock."""
 UNITS_PER_MS = 20
 """Positions the search may look at per millisecond of its budget."""
 NEAR = 0.75
 """From turn :data:`~domain.homeworlds.search.LOOP_START` on, the share of the most visits a root child
 needs to be picked."""
+NEAR_VALUE = 0.03
+"""From turn :data:`~domain.homeworlds.search.LOOP_START` on, how far below the most visited root child's mean
+score (``0..1``) another child's may be and still be picked, times the pressure factor (so the margin widens as
+the game drags on)."""
 
 
 def squash(value: float) -> float:
@@ -105,17 +122,59 @@ def _priors(values: list[float]) -> list[float]:
     return [w / total for w in weights]
 
 
+_Raw = tuple[float, int, _Path, tuple[int, ...], tuple[str, ...], int]
+
+
+def _forcing(path: _Path) -> bool:
+    """Whether the turn of ``path`` captures or triggers a catastrophe."""
+    while path is not None:
+        step, path = path
+        if step[0] in ("a", "c"):
+            return True
+    return False
+
+
+class _Root(_Search):
+    """The root pieces of :mod:`~domain.homeworlds.search`, its ranking made with the faster evaluation of
+    :mod:`~domain.homeworlds.tally` and its turns and positions made only for the candidates looked at."""
+
+    def raw_candidates(self) -> list[_Raw]:
+        """:meth:`~domain.homeworlds.search._Search.candidates`, each as its value, whether it is not forcing,
+        its path and its table."""
+        limit = max(300, self.units // 2)
+        found: list[_Raw] = []
+        player = self.player
+        for n, (path, systems, names, bank) in enumerate(_walk(self.position, self.at(0.4)), 1):
+            losers = _losers(systems)
+            value = evaluate_systems(systems, player, losers, self.pressure)
+            if not losers and SHARE:
+                value -= SHARE * capture_threat(systems, 1 - player)
+            found.append((value, 0 if _forcing(path) else 1, path, systems, names, bank))
+            if n >= limit:
+                break
+        self.units -= len(found)
+        self.looked += len(found)
+        self.rng.shuffle(found)
+        found.sort(key=lambda item: (-item[0], item[1]))
+        return found
+
+    def made(self, raw: _Raw) -> tuple[float, Turn, Position]:
+        """A raw candidate as its value, its turn and the position it reaches."""
+        value, _, path, systems, names, bank = raw
+        return value, _turn(path), Position(systems, names, bank, 1 - self.player, self.position.established)
+
+
 class _Tree:
     """One call of the search: the root's safe candidates, the clock and the work count."""
 
     def __init__(self, position: Position, rules: Rules, rng: random.Random, think_ms: int, turn: int) -> None:
-        self.root_search = _Search(position, rules, rng, think_ms, turn)
+        self.root_search = _Root(position, rules, rng, think_ms, turn)
         self.position = position
         self.rules = rules
         self.rng = rng
         self.started = self.root_search.started
         self.budget_s = self.root_search.budget_s
-        self.stop = self.started + 0.65 * self.budget_s
+        self.stop = self.started + TREE_STOP * self.budget_s
         self.units = self.budget_units = UNITS_PER_MS * max(think_ms, 1)
         self.pressure = self.root_search.pressure
         self.loops = turn >= LOOP_START
@@ -239,19 +298,22 @@ class _Tree:
         win, _ = find_win(self.position, self.rules, search.at(0.25))
         if win is not None:
             return win
-        ranked = search.candidates()
-        if not ranked:
+        raw = search.raw_candidates()
+        if not raw:
             first = next(_walk(self.position, time.monotonic() + 0.1 * self.budget_s), None)
             return Turn(()) if first is None else _turn(first[0])
+        ranked: Ranked = [search.made(raw[0])]
         safe: list[tuple[float, Turn, Position]] = []
         unsure: list[tuple[Turn, Position]] = []
         quick = max(0.002, 0.04 * self.budget_s)
-        for value, candidate, reached in ranked:
-            if value <= -WIN or len(safe) >= ROOT_WIDTH or time.monotonic() > self.stop:
+        proofs = search.at(PROOF_STOP)
+        for index, item in enumerate(raw):
+            value, candidate, reached = ranked[0] if index == 0 else search.made(item)
+            if value <= -WIN or len(safe) >= ROOT_WIDTH or time.monotonic() > proofs:
                 break
             if reached.outcome() is not None:
                 return candidate
-            loses = search.enemy_wins(reached, min(self.stop, time.monotonic() + quick))
+            loses = search.enemy_wins(reached, min(proofs, time.monotonic() + quick))
             if loses is False:
                 safe.append((value, candidate, reached))
             elif loses is None:
@@ -283,8 +345,16 @@ class _Tree:
             self.units -= 1
         best = max(root.children, key=lambda c: (c.solved == 0.0, c.solved != 1.0, c.visits, c.total / (c.visits or 1)))
         if self.loops and best.solved is None:
-            near = [c for c in root.children if c.solved is None and c.visits >= NEAR * best.visits]
-            best = self.rng.choice(near)
+            value = best.total / (best.visits or 1)
+            near = [
+                c
+                for c in root.children
+                if c.solved is None
+                and c.visits
+                and c.visits >= NEAR * best.visits
+                and c.total / c.visits >= value - NEAR_VALUE * self.pressure
+            ]
+            best = self.rng.choice(near or [best])
         assert best.turn is not None
         return best.turn
 
