@@ -72,7 +72,7 @@ def record(state: State, event: Event) -> Event:
     return event
 
 
-def _own(before: Seat, after: Seat) -> CorporationState | None:
+def state_change(before: Seat, after: Seat) -> CorporationState | None:
     """The corporation state a hook left, as every seat may see it; None when the hook did not change it."""
     return None if after.corporation_state == before.corporation_state else public(after.corporation_state)
 
@@ -99,7 +99,7 @@ def _draft_started(state: State, event: ev.DraftStarted) -> Event:
         event,
         moves=tuple(r.moves - s.moves for r, s in zip(reset, state.seats, strict=True)),
         powers_freed=not state.rulings.once_per_round,
-        corporation_states=tuple(_own(s, r) for r, s in zip(reset, state.seats, strict=True)),
+        corporation_states=tuple(state_change(s, r) for r, s in zip(reset, state.seats, strict=True)),
     )
 
 
@@ -148,7 +148,7 @@ def _track_advanced(state: State, event: ev.TrackAdvanced) -> Event:
         gains=_added(seat.pending, after.pending),
         moves=after.moves - seat.moves,
         queued=after.civ_queue[len(seat.civ_queue) :],
-        corporation_state=_own(seat, after),
+        corporation_state=state_change(seat, after),
     )
 
 
@@ -174,7 +174,11 @@ def _rover_arrived(state: State, event: ev.RoverDeployed | ev.RoverMoved | ev.Ro
         collected.append(Piece.LIFEPOD)
     gains = _added(seat.pending, after.pending)
     arrival = dataclasses.replace(
-        event, collected=tuple(collected), meteorites=after.meteorites, gains=gains, corporation_state=_own(seat, after)
+        event,
+        collected=tuple(collected),
+        meteorites=after.meteorites,
+        gains=gains,
+        corporation_state=state_change(seat, after),
     )
     return dataclasses.replace(arrival, moves=cost) if isinstance(arrival, ev.RoverMoved) else arrival
 
@@ -191,7 +195,7 @@ def _patch_used(state: State, event: ev.PatchPlaced | ev.PatchStored) -> Event:
     after = corporation(seat).patch_used(seat)
     used = after.powers_used[len(seat.powers_used) :]
     return dataclasses.replace(
-        event, gains=_added(seat.pending, after.pending), powers_used=used, corporation_state=_own(seat, after)
+        event, gains=_added(seat.pending, after.pending), powers_used=used, corporation_state=state_change(seat, after)
     )
 
 
@@ -204,7 +208,7 @@ def _civ_slot_started(state: State, event: ev.CivSlotStarted) -> Event:
         gains=picks,
         moves=reset.moves - seat.moves,
         powers_freed=not state.rulings.once_per_round,
-        corporation_state=_own(seat, reset),
+        corporation_state=state_change(seat, reset),
     )
 
 
@@ -224,7 +228,7 @@ def _end_game_turn_started(state: State, event: ev.EndGameTurnStarted) -> Event:
         gains.append(tuple(mine))
         moves.append(reset.moves - seat.moves)
         end_cards.append(cards)
-        own.append(_own(seat, reset))
+        own.append(state_change(seat, reset))
     return dataclasses.replace(
         event,
         gains=tuple(gains),
@@ -288,7 +292,7 @@ def _lifepod_moved(state: State, event: ev.LifepodMoved) -> Event:
     seat = state.seats[event.seat]
     seat = dataclasses.replace(seat, pending=edits.use_one(seat.pending, event.pending))
     after = corporation(seat).lifepod_moved(seat, event.origin, event.target)
-    return dataclasses.replace(event, corporation_state=_own(seat, after))
+    return dataclasses.replace(event, corporation_state=state_change(seat, after))
 
 
 def _power_used(state: State, event: ev.PowerUsed) -> Event:
@@ -309,5 +313,5 @@ def _power_used(state: State, event: ev.PowerUsed) -> Event:
         track=TRACKS[moved[0]] if moved else None,
         position=after.tracks[moved[0]] if moved else None,
         once=len(after.once_used) > len(seat.once_used),
-        corporation_state=_own(seat, after),
+        corporation_state=state_change(seat, after),
     )

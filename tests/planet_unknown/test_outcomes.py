@@ -240,8 +240,11 @@ class TestHiddenOutcomes:
         state = start(2)
         seat = dataclasses.replace(state.seats[0], corporation_state=drawn, pending=(Benefit(Kind.CHOOSE),))
         state = dataclasses.replace(state, seats=(seat, *state.seats[1:]))
-        moved = ev.LifepodMoved(0, "area", "slot2", 0, corporation_state=JumpDriveState(pod_slots=(1, 2)))
-        assert "shared_offer" not in read_by(moved, 1) and "7" not in read_by(moved, 1)
+        moved_seat = dataclasses.replace(seat, corporation_state=JumpDriveState((1, 2), (7, 9)))
+        recorded = outcomes.state_change(seat, moved_seat)
+        assert recorded == JumpDriveState(pod_slots=(1, 2)), "the drawn objectives stay out of the event"
+        assert outcomes.state_change(seat, seat) is None
+        moved = ev.LifepodMoved(0, "area", "slot2", 0, corporation_state=recorded)
         after = evolve(state, moved)
         assert after.seats[0].corporation_state == JumpDriveState((1, 2), (7, 9)) and after.seats[0].pending == ()
 
