@@ -232,14 +232,14 @@ def redis_client(url: str, cluster: bool = False) -> Any:
 
 
 def build_service(settings: Settings, store: Any = None) -> Any:
-    """The game service over the configured Redis, wired to wake the workers, or over ``store`` (such as a
-    :class:`~events.memory.MemoryStore`, which no worker can see, so nothing wakes them); the built-in bots are
-    registered as the ladder's reference players (once: a repeat changes nothing)."""
+    """The game service over the configured Redis, or over ``store`` (such as a
+    :class:`~events.memory.MemoryStore`); the built-in bots are registered as the ladder's reference players
+    (once: a repeat changes nothing). The workers learn of appends from the outboxes they follow
+    (``workers.tasks.OutboxFollower``), so the service tells them nothing itself."""
     from events.keys import Keyspace
     from events.store import RedisStore
     from service.bots import BotRegistry
     from service.games import GameService
-    from workers.tasks import wake_relay_soon
 
     load_games(settings)
     if store is None:
@@ -247,7 +247,6 @@ def build_service(settings: Settings, store: Any = None) -> Any:
     service = GameService(
         store,
         snapshot_every=settings.snapshot_every,
-        on_append=wake_relay_soon if isinstance(store, RedisStore) else None,
         public_url=settings.public_url,
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
@@ -426,8 +425,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
 
 
 def _celery(config: Mapping[str, Any], *, current: bool) -> Celery:
+    from workers.tasks import OutboxFollower
+
     celery_app = Celery("orrery", include=["workers.tasks"], set_as_current=current)
     celery_app.conf.update(config)
+    celery_app.steps["worker"].add(OutboxFollower)
     if current:
         celery_app.set_default()
     return celery_app

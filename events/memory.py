@@ -430,11 +430,31 @@ class MemoryStore(EventStore):
                 elif len(stale) < count and now - state.pending[entry_id][1] >= min_idle_ms:
                     state.pending[entry_id] = (consumer, now)
                     stale.append(entry_id)
-            fresh = [i for i, _ in outbox.entries if i > state.delivered][:count]
-            for entry_id in fresh:
-                state.pending[entry_id] = (consumer, now)
-                state.delivered = entry_id
+            fresh = self._deliver(state, outbox, consumer, count, now)
             return [_outbox_entry(bucket, entry_id, held[entry_id]) for entry_id in stale + fresh]
+
+    def follow_outbox(
+        self, bucket: int, group: str, consumer: str, *, block_ms: int, count: int = 100
+    ) -> list[OutboxEntry]:
+        def fresh() -> list[OutboxEntry]:
+            state = self._groups[bucket].get(group)
+            if state is None:
+                raise UnknownOutboxGroup(f"NOGROUP no consumer group {group!r} on outbox {bucket}")
+            outbox = self._outboxes[bucket]
+            held = dict(outbox.entries)
+            delivered = self._deliver(state, outbox, consumer, count, time.monotonic() * 1000)
+            return [_outbox_entry(bucket, entry_id, held[entry_id]) for entry_id in delivered]
+
+        return self._wait(block_ms, fresh)
+
+    @staticmethod
+    def _deliver(state: _Group, outbox: _Stream, consumer: str, count: int, now: float) -> list[tuple[int, int]]:
+        """The ids of up to ``count`` entries the group has not delivered yet, now pending for ``consumer``."""
+        fresh = [i for i, _ in outbox.entries if i > state.delivered][:count]
+        for entry_id in fresh:
+            state.pending[entry_id] = (consumer, now)
+            state.delivered = entry_id
+        return fresh
 
     def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
         with self._lock:

@@ -683,6 +683,13 @@ class EventStore(abc.ABC):
         """New entries of a bucket's outbox, and entries another consumer left unacknowledged."""
 
     @abc.abstractmethod
+    def follow_outbox(
+        self, bucket: int, group: str, consumer: str, *, block_ms: int, count: int = 100
+    ) -> list[OutboxEntry]:
+        """New entries of a bucket's outbox, as :meth:`claim_outbox` takes them, waiting up to ``block_ms`` for
+        the first (none when it times out); entries left unacknowledged are not taken back here."""
+
+    @abc.abstractmethod
     def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
         """Mark an outbox entry done and drop it."""
 
@@ -1220,19 +1227,19 @@ class RedisStore(EventStore):
             if "NOGROUP" in str(error):
                 raise UnknownOutboxGroup(str(error)) from None
             raise
-        entries: Iterable[tuple[bytes, dict[bytes, bytes]]] = list(stale) + [e for _, batch in fresh for e in batch]
-        return [
-            OutboxEntry(
-                entry_id=entry_id.decode(),
-                bucket=bucket,
-                game_id=fields[b"game_id"].decode(),
-                version=int(fields[b"version"]),
-                finished=fields[b"finished"] == b"1",
-                event=fields[b"event"].decode(),
-            )
-            for entry_id, fields in entries
-            if fields
-        ]
+        return _outbox_entries(bucket, [*stale, *(e for _, batch in fresh for e in batch)])
+
+    def follow_outbox(
+        self, bucket: int, group: str, consumer: str, *, block_ms: int, count: int = 100
+    ) -> list[OutboxEntry]:
+        key = self.keys.outbox(bucket)
+        try:
+            fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count, block=block_ms)
+        except redis.ResponseError as error:
+            if "NOGROUP" in str(error):
+                raise UnknownOutboxGroup(str(error)) from None
+            raise
+        return _outbox_entries(bucket, [e for _, batch in fresh or [] for e in batch])
 
     def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
         key = self.keys.outbox(entry.bucket)
@@ -1580,3 +1587,19 @@ def _pairs(items: Sequence[tuple[str, Any]]) -> list[Any]:
     for key, value in items:
         out += [key, value]
     return out
+
+
+def _outbox_entries(bucket: int, entries: Iterable[tuple[bytes, dict[bytes, bytes]]]) -> list[OutboxEntry]:
+    """Outbox entries as Redis returns them (an entry deleted since it was delivered has no fields)."""
+    return [
+        OutboxEntry(
+            entry_id=entry_id.decode(),
+            bucket=bucket,
+            game_id=fields[b"game_id"].decode(),
+            version=int(fields[b"version"]),
+            finished=fields[b"finished"] == b"1",
+            event=fields[b"event"].decode(),
+        )
+        for entry_id, fields in entries
+        if fields
+    ]

@@ -22,6 +22,8 @@ import redis
 import requests
 
 from app import Settings, create_app
+from events.keys import Keyspace, bucket_of
+from events.store import RedisStore
 from tests.conftest import NAMESPACE, Worker, served_api, wait_for
 
 API_NAMESPACE = f"{NAMESPACE}-gunicorn"
@@ -114,7 +116,7 @@ def test_sixty_open_streams_do_not_stop_ordinary_requests(api: tuple[str, int], 
     url, port = api
     http = requests.Session()
     games = [http.post(f"{url}/v1/games", json=TWO_SEATS, timeout=10).json() for _ in range(3)]
-    # A bot seat, so that a move wakes the workers through Celery from the request path.
+    # A bot seat, so that a move leaves the workers something to do.
     with_bot = TWO_SEATS | {"seats": [{"name": "a"}, {"name": "bot", "bot": {"builtin": "random"}}]}
     bot_games = (http.post(f"{url}/v1/games", json=with_bot, timeout=10).json() for _ in range(20))
     bot_game = next(g for g in bot_games if g["to_act"] == [0])
@@ -146,9 +148,11 @@ def test_sixty_open_streams_do_not_stop_ordinary_requests(api: tuple[str, int], 
         )
         latencies.append(time.monotonic() - started)
         assert moved.status_code == 201, moved.text
-        broker = redis.Redis.from_url(redis_url)
-        queued = wait_for(lambda: broker.llen(f"{API_NAMESPACE}:celery:{API_NAMESPACE}"), timeout=5)
-        assert queued >= 1, "the move's wake-up reached the broker through the configured Celery app"
+        store = RedisStore(redis.Redis.from_url(redis_url), Keyspace(API_NAMESPACE))
+        outbox = store.redis.xrange(store.keys.outbox(bucket_of(bot_game["id"])))
+        noted = [int(fields[b"version"]) for _, fields in outbox if fields[b"game_id"].decode() == bot_game["id"]]
+        assert moved.json()["version"] in noted, "the move left the workers an outbox entry to follow"
+        assert store.redis.llen(f"{API_NAMESPACE}:celery:{API_NAMESPACE}") == 0, "the API sent the broker nothing"
         assert statistics.median(latencies) < 0.25 and max(latencies) < 2, latencies
         followers = [s for i, s in enumerate(streams) if i % 3 == 0]
         assert all(s.wait_for(b"event: MarkPlaced", timeout=5) for s in followers)

@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import os
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ from events.store import (
     EventStore,
     GameExists,
     IdempotencyConflict,
+    OutboxEntry,
     RateCount,
     RateRefused,
     RateWindow,
@@ -246,6 +248,33 @@ class TestEveryOperation:
         for entry in stale:
             store.ack_outbox(entry, group)
         assert not [e for e in store.claim_outbox(bucket, group, "c3", min_idle_ms=0) if e.game_id == game_id]
+
+    def test_following_the_outbox_waits_for_new_entries_and_takes_each_once(self, store: EventStore) -> None:
+        group = f"g-{uuid.uuid4().hex[:6]}"
+        store.ensure_outbox_groups(group)
+        game_id, first = new_game(store)
+        bucket = store.keys.game(game_id).bucket
+        taken: list[OutboxEntry] = []
+        while not any(e.game_id == game_id for e in taken):
+            taken = store.follow_outbox(bucket, group, "c1", block_ms=100)
+        assert [(e.version, e.event) for e in taken if e.game_id == game_id] == [(1, "created")]
+        started = time.monotonic()
+        assert store.follow_outbox(bucket, group, "c1", block_ms=300) == []
+        assert time.monotonic() - started >= 0.2
+        waited: list[OutboxEntry] = []
+        reader = threading.Thread(
+            target=lambda: waited.extend(store.follow_outbox(bucket, group, "c2", block_ms=10_000))
+        )
+        started = time.monotonic()
+        reader.start()
+        time.sleep(0.2)
+        append(store, game_id, first, finished=True)
+        reader.join(10)
+        assert time.monotonic() - started < 5
+        assert [(e.version, e.finished, e.event) for e in waited] == [(2, True, "appended")]
+        assert store.follow_outbox(bucket, group, "c3", block_ms=50) == []
+        pending = [e for e in store.claim_outbox(bucket, group, "c4", min_idle_ms=0) if e.game_id == game_id]
+        assert [e.version for e in pending] == [1, 2]
 
     def test_timers_are_leased_by_one_sweeper(self, store: EventStore) -> None:
         game_id, _ = new_game(store)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import threading
+import types
 import uuid
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -103,3 +106,42 @@ class TestRelay:
         pending = service.store.redis.xpending_range(outbox, group, min="-", max="+", count=10)
         assert len(pending) == 1
         own.clear()
+
+
+class TestFollower:
+    """Workers relay the outbox as it is appended to: the API sends the broker nothing after a move."""
+
+    def test_a_worker_relays_a_finished_game_with_no_beat_and_no_word_from_the_api(
+        self, service: GameService, tmp_path: Path
+    ) -> None:
+        from events.keys import Keyspace
+        from events.store import RedisStore
+
+        namespace = f"{NAMESPACE}-follow-{uuid.uuid4().hex[:6]}"
+        env = os.environ | {"ORRERY_NAMESPACE": namespace, "ORRERY_QUEUE": namespace}
+        own = RedisStore(service.store.redis, Keyspace(namespace))
+        quiet = GameService(own)
+        assert quiet.on_append is None
+        following = Worker(tmp_path, env).start(beat=False, concurrency=1)
+        try:
+            game_id = finished_game(quiet, strong_seed("followed"))
+            wait_for(lambda: scored_events(quiet, game_id), timeout=30)
+            bot = SeatSpec("R", {"builtin": "random", "think_ms": 1})
+            played = quiet.create("tictactoe", [bot, SeatSpec("Bob", {"builtin": "random", "think_ms": 1})], {})
+            wait_for(lambda: quiet.head(played.record.game_id).over, timeout=60)
+        finally:
+            following.stop()
+            own.clear()
+
+    def test_a_worker_that_does_not_consume_the_main_queue_follows_nothing(self) -> None:
+        from app import Settings, make_celery, queue_names
+        from workers.tasks import OutboxFollower
+
+        settings = Settings.from_env()
+        celery = make_celery(settings, current=False)
+        celery.amqp.queues.select([queue_names(settings).webhooks])
+        parent = types.SimpleNamespace(app=celery)
+        step = OutboxFollower(parent)
+        step.start(parent)
+        assert step.threads == []
+        assert OutboxFollower in celery.steps["worker"]

@@ -1,7 +1,10 @@
 """The tasks. Each is idempotent: running it twice changes nothing more than once.
 
 * The outbox relay turns appended events into follow-up tasks: scoring a
-  finished game, and the turn of a bot seat that must act.
+  finished game, and the turn of a bot seat that must act. Workers that
+  consume the main queue follow the outboxes (:class:`OutboxFollower`) and
+  relay each entry as it lands; beat's ``relay_outbox`` takes back what a
+  dead worker left.
 * ``play_bot_turn`` lets a built-in bot move, through the same service
   function as the API, with a deterministic idempotency key.
 * ``deliver_turn`` POSTs a signed turn request to a webhook bot (see
@@ -20,20 +23,21 @@ the worker builds its own from the settings its Celery app was made with.
 
 from __future__ import annotations
 
-import concurrent.futures
 import json
 import logging
 import os
 import socket
+import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
-import redis
-from celery import shared_task
+from celery import bootsteps, shared_task
 
 from domain.table.record import Record
 from domain.table.seats import BOT_GRACE_MS, BotSeat, parse_timer, registered, timer_member
 from events.keys import BUCKETS, bucket_of
+from events.store import OutboxEntry, UnknownOutboxGroup
 from service.accounts import post_updates
 from service.games import ServiceError, StaleVersion
 from workers.context import service, settings
@@ -41,6 +45,9 @@ from workers.context import service, settings
 log = logging.getLogger(__name__)
 
 RELAY_GROUP = "relay"
+
+FOLLOW_BLOCK_MS = 2_000
+"""How long one read of an :class:`OutboxFollower` waits on its bucket's outbox before it checks for a stop."""
 
 
 def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
@@ -50,43 +57,6 @@ def bot_seats_to_act(record: Record) -> list[tuple[int, BotSeat]]:
         if bot is not None:
             seats.append((seat, bot))
     return seats
-
-
-def needs_worker(record: Record) -> bool:
-    """Whether the game now waits on a worker: a finished game to score, a bot to move, or a registered
-    bot to be told of a challenge, a start or an end."""
-    return (
-        (record.over and record.scored is None)
-        or bool(bot_seats_to_act(record))
-        or bool(registered(record.created.seats))
-    )
-
-
-_waker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="orrery-wake")
-"""Sends the relay's wake-ups beside the request, in order (a greenlet under gevent)."""
-
-
-def wake_relay_soon(record: Record) -> None:
-    """:func:`wake_relay`, sent beside the caller rather than by it: a move's answer never waits on the broker.
-
-    A wake-up is only a hint (beat relays every bucket each second), so one that a dying process never
-    sends delays its game by at most a second.
-    """
-    if needs_worker(record):
-        _waker.submit(wake_relay, record)
-
-
-def wake_relay(record: Record) -> None:
-    """After an append that a worker must act on, relay the game's bucket now rather than at the next beat.
-
-    Appends that need no worker are relayed by the beat's sweep, which only acknowledges them.
-    """
-    if not needs_worker(record):
-        return
-    try:
-        relay_outbox.apply_async(args=[bucket_of(record.game_id)])
-    except Exception:  # the beat relays every second anyway
-        log.warning("could not wake the outbox relay for game %s", record.game_id, exc_info=True)
 
 
 def dispatch(record: Record) -> None:
@@ -122,42 +92,113 @@ def _registration_webhook(record: Record, seat: int) -> bool:
 
 @shared_task(name="workers.tasks.relay_outbox")
 def relay_outbox(bucket: int | None = None) -> int:
-    """Turn outbox entries into tasks; returns how many entries were handled.
-
-    One game never holds up its bucket: a game the service refuses (damaged, or played under rules this
-    server lacks) is logged and passed over, and one that fails otherwise is left unacknowledged, to be
-    claimed again once it has been idle a while, while the bucket's other games go on.
-    """
+    """Turn outbox entries into tasks, taking back those another consumer left unacknowledged a while; returns
+    how many entries were handled. Beat sends it every second, behind the workers' :class:`OutboxFollower`."""
     store = service().store
-    consumer = f"{socket.gethostname()}-{os.getpid()}"
     handled = 0
     for b in range(BUCKETS) if bucket is None else [bucket]:
         try:
-            entries = store.claim_outbox(b, RELAY_GROUP, consumer)
-        except redis.ResponseError as error:
-            if "NOGROUP" not in str(error):
-                raise
+            entries = store.claim_outbox(b, RELAY_GROUP, relay_consumer())
+        except UnknownOutboxGroup:
             store.ensure_outbox_groups(RELAY_GROUP)
-            entries = store.claim_outbox(b, RELAY_GROUP, consumer)
-        latest: dict[str, int] = {}
-        for entry in entries:
-            latest[entry.game_id] = max(latest.get(entry.game_id, 0), entry.version)
-        retry_later = set()
-        for game_id, version in latest.items():
-            try:
-                record = service().head(game_id)
-                if record.version == version:
-                    dispatch(record)
-            except ServiceError as refused:
-                log.warning("game %s: nothing to relay (%s: %s)", game_id, refused.code, refused)
-            except Exception:
-                log.exception("game %s: relaying failed; its entries are claimed again later", game_id)
-                retry_later.add(game_id)
-        for entry in entries:
-            if entry.game_id not in retry_later:
-                store.ack_outbox(entry, RELAY_GROUP)
-                handled += 1
+            entries = store.claim_outbox(b, RELAY_GROUP, relay_consumer())
+        handled += relay(entries)
     return handled
+
+
+def relay_consumer() -> str:
+    """This process's name in the relay's consumer group."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+def relay(entries: Sequence[OutboxEntry]) -> int:
+    """Dispatch what each game of ``entries`` needs at its newest version, and acknowledge the entries; returns
+    how many were acknowledged.
+
+    One game never holds up the others: a game the service refuses (damaged, or played under rules this
+    server lacks) is logged and passed over, and one that fails otherwise is left unacknowledged, to be
+    claimed again once it has been idle a while, while the other games go on.
+    """
+    store = service().store
+    latest: dict[str, int] = {}
+    for entry in entries:
+        latest[entry.game_id] = max(latest.get(entry.game_id, 0), entry.version)
+    retry_later = set()
+    for game_id, version in latest.items():
+        try:
+            record = service().head(game_id)
+            if record.version == version:
+                dispatch(record)
+        except ServiceError as refused:
+            log.warning("game %s: nothing to relay (%s: %s)", game_id, refused.code, refused)
+        except Exception:
+            log.exception("game %s: relaying failed; its entries are claimed again later", game_id)
+            retry_later.add(game_id)
+    handled = 0
+    for entry in entries:
+        if entry.game_id not in retry_later:
+            store.ack_outbox(entry, RELAY_GROUP)
+            handled += 1
+    return handled
+
+
+class OutboxFollower(bootsteps.StartStopStep):
+    """The outbox relay as it happens: in a worker that consumes the main queue, one thread per bucket waits on
+    the bucket's outbox (a blocking read of the relay's consumer group) and relays each entry as it comes.
+
+    An append therefore needs nothing from the API beyond the append itself, and a bot's turn or a finished
+    game is dispatched within milliseconds. Beat's :func:`relay_outbox` still runs every second: it takes back
+    entries a follower read but did not acknowledge (a worker that died), and relays for deployments whose
+    workers do not follow.
+    """
+
+    requires = ("celery.worker.components:Pool",)
+    block_ms = FOLLOW_BLOCK_MS
+
+    def __init__(self, parent: Any, **kwargs: Any) -> None:
+        super().__init__(parent, **kwargs)
+        self.stopping = threading.Event()
+        self.threads: list[threading.Thread] = []
+
+    def start(self, parent: Any) -> None:
+        """Start following, unless this worker does not consume the main queue (a webhook worker)."""
+        main = parent.app.conf.task_default_queue
+        if main not in parent.app.amqp.queues.consume_from:
+            return
+        self.stopping.clear()
+        self.threads = [
+            threading.Thread(target=follow_outbox, args=(b, self.stopping, self.block_ms), daemon=True)
+            for b in range(BUCKETS)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self, parent: Any) -> None:
+        """Stop following: each thread ends after its current read."""
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(self.block_ms / 1000 + 1)
+
+
+def follow_outbox(bucket: int, stopping: threading.Event, block_ms: int = FOLLOW_BLOCK_MS) -> None:
+    """Relay ``bucket``'s outbox entries as they are appended, until ``stopping`` is set.
+
+    A failed read (Redis away, a slot moving) is logged and tried again after a second; the entries it would
+    have read wait in the outbox for the next read or for beat's relay.
+    """
+    while not stopping.is_set():
+        try:
+            store = service().store
+            try:
+                entries = store.follow_outbox(bucket, RELAY_GROUP, relay_consumer(), block_ms=block_ms)
+            except UnknownOutboxGroup:
+                store.ensure_outbox_groups(RELAY_GROUP)
+                continue
+            if entries:
+                relay(entries)
+        except Exception:
+            log.warning("following outbox %d failed; trying again in a second", bucket, exc_info=True)
+            stopping.wait(1)
 
 
 @shared_task(

@@ -17,10 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from celery import Celery
-
 from domain.table.record import Record
-from events.keys import Keyspace, bucket_of
+from events.keys import Keyspace
 from events.store import RedisStore
 from service.games import GameService, SeatSpec
 from service.webhook_policy import WebhookPolicy
@@ -89,26 +87,13 @@ class SleepingEndpoint:
         self.close()
 
 
-def waking(celery: Celery) -> Callable[[Record], None]:
-    """What ``workers.tasks.wake_relay`` does after an append, sent through ``celery`` rather than the current app
-    (a test's or benchmark's namespace is not the current app's)."""
-    from workers.tasks import needs_worker
-
-    def wake(record: Record) -> None:
-        if needs_worker(record):
-            celery.send_task("workers.tasks.relay_outbox", args=[bucket_of(record.game_id)])
-
-    return wake
-
-
 def service_for(settings: Settings) -> GameService:
-    """A game service for ``settings`` that wakes their workers after each append, as the API's does."""
-    from app import load_games, make_celery, redis_client
+    """A game service for ``settings``, as the API's (their workers follow its appends in the outboxes)."""
+    from app import load_games, redis_client
 
     load_games(settings)
     return GameService(
         RedisStore(redis_client(settings.require_redis()), Keyspace(settings.namespace)),
-        on_append=waking(make_celery(settings, current=False)),
         webhook_policy=WebhookPolicy(settings.webhook_allow),
     )
 
