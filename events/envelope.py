@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from typing import Any
 
@@ -31,6 +32,7 @@ class Envelope:
     event_id: str
     rules_version: str
     hash: str
+    _stored: str | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def body(self) -> dict[str, Any]:
         """Every field but the hash, as JSON."""
@@ -48,7 +50,9 @@ class Envelope:
         }
 
     def to_json(self) -> str:
-        """The stored form: canonical JSON of the body plus the hash."""
+        """The stored form: canonical JSON of the body plus the hash (made once by :func:`seal`)."""
+        if self._stored is not None:
+            return self._stored
         return canonical({**self.body(), "hash": self.hash})
 
     @classmethod
@@ -76,5 +80,16 @@ class Envelope:
 
 
 def seal(previous_hash: str, **fields: Any) -> Envelope:
-    """Build an envelope from its body fields and chain it to ``previous_hash``."""
-    return Envelope(**fields, hash=Envelope(**fields, hash="").expected_hash(previous_hash))
+    """Build an envelope from its body fields and chain it to ``previous_hash``.
+
+    The canonical body is encoded once, in two parts split where ``hash`` sorts among the keys (after
+    ``event_id`` and ``game_id``), so that the hash and the stored form both come from it.
+    """
+    envelope = Envelope(**fields, hash="")
+    body = envelope.body()
+    head = canonical({"event_id": body.pop("event_id"), "game_id": body.pop("game_id")})[:-1]
+    tail = canonical(body)[1:]
+    digest = hashlib.sha256(f"{previous_hash}{head},{tail}".encode()).hexdigest()
+    object.__setattr__(envelope, "hash", digest)
+    object.__setattr__(envelope, "_stored", f'{head},"hash":"{digest}",{tail}')
+    return envelope

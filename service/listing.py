@@ -18,7 +18,6 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.contract import JSON
 from domain.table.record import ACTIVE, GameCreated, Record, fold_envelope
 from domain.table.seats import BotSeat
 from events.envelope import Envelope, canonical
@@ -87,15 +86,30 @@ def delay_of(created: GameCreated) -> int:
 
 def fields_of(record: Record) -> dict[str, str]:
     """The metadata fields of the game list, for ``record`` (the game's newest version)."""
-    values: dict[str, JSON] = {
-        "seats": public_seats(record.created),
-        "created_at": record.created_ms,
-        "delay": delay_of(record.created),
-        "first": 1 + record.created.setup_events,
-        "to_act": to_act_of(record),
-        "result": result_of(record),
+    return _fixed_fields(record) | {"to_act": canonical(to_act_of(record)), "result": canonical(result_of(record))}
+
+
+_FIXED: dict[str, tuple[GameCreated, dict[str, str]]] = {}
+"""The fields that never change in a game's life, encoded, by game id (with the ``GameCreated`` they came from)."""
+
+_FIXED_HELD = 10_000
+"""How many games' fixed fields are kept; the whole table is dropped when it grows past that."""
+
+
+def _fixed_fields(record: Record) -> dict[str, str]:
+    held = _FIXED.get(record.game_id)
+    if held is not None and held[0] is record.created:
+        return held[1]
+    fields = {
+        "seats": canonical(public_seats(record.created)),
+        "created_at": canonical(record.created_ms),
+        "delay": canonical(delay_of(record.created)),
+        "first": canonical(1 + record.created.setup_events),
     }
-    return {name: canonical(value) for name, value in values.items()}
+    if len(_FIXED) >= _FIXED_HELD:
+        _FIXED.clear()
+    _FIXED[record.game_id] = (record.created, fields)
+    return fields
 
 
 def held_entries(record: Record | None, envelopes: Sequence[Envelope]) -> dict[int, str]:

@@ -16,9 +16,12 @@ GENESIS_HASH = "0" * 64
 """The ``previous hash`` of a game's first event."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(value: Any) -> str:
     """Canonical JSON: sorted keys, no spaces, UTF-8 text kept as is."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def chain_hash(previous_hash: str, body: dict[str, Any]) -> str:
