@@ -145,3 +145,20 @@ class TestFollower:
         step.start(parent)
         assert step.threads == []
         assert OutboxFollower in celery.steps["worker"]
+
+    def test_a_forked_process_builds_its_own_service(self) -> None:
+        from workers import context
+
+        def factory() -> Any:
+            return object()
+
+        parents = context._built(factory)
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.write(write, b"same" if context._built(factory) is parents else b"own")
+            os._exit(0)
+        os.close(write)
+        os.waitpid(child, 0)
+        assert os.read(read, 16) == b"own"
+        assert context._built(factory) is parents

@@ -9,6 +9,7 @@ the task. This module never imports the composition root, so the tasks never imp
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -58,6 +59,12 @@ def service() -> GameService:
 @functools.cache
 def _built(factory: ServiceFactory) -> GameService:
     return factory()
+
+
+os.register_at_fork(after_in_child=_built.cache_clear)
+"""A forked process (a pool process the worker starts again) builds its own service: the parent's may be in
+use by its other threads (the outbox followers) at the fork, with a lock held that no thread of the child
+would ever release."""
 
 
 def settings() -> TaskSettings:
