@@ -12,7 +12,11 @@ from domain.table.log import GENESIS_HASH, ChainBreak, canonical, chain_hash, ve
 __all__ = ["GENESIS_HASH", "ChainBreak", "Envelope", "canonical", "chain_hash", "seal", "verify_chain"]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+_STORED = "_stored"
+"""The attribute, outside the dataclass's fields, where :func:`seal` keeps the stored form it encoded."""
+
+
+@dataclasses.dataclass(frozen=True)
 class Envelope:
     """One stored event.
 
@@ -32,7 +36,6 @@ class Envelope:
     event_id: str
     rules_version: str
     hash: str
-    _stored: str | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
 
     def body(self) -> dict[str, Any]:
         """Every field but the hash, as JSON."""
@@ -51,9 +54,8 @@ class Envelope:
 
     def to_json(self) -> str:
         """The stored form: canonical JSON of the body plus the hash (made once by :func:`seal`)."""
-        if self._stored is not None:
-            return self._stored
-        return canonical({**self.body(), "hash": self.hash})
+        stored: str | None = self.__dict__.get(_STORED)
+        return stored if stored is not None else canonical({**self.body(), "hash": self.hash})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Envelope:
@@ -91,5 +93,5 @@ def seal(previous_hash: str, **fields: Any) -> Envelope:
     tail = canonical(body)[1:]
     digest = hashlib.sha256(f"{previous_hash}{head},{tail}".encode()).hexdigest()
     object.__setattr__(envelope, "hash", digest)
-    object.__setattr__(envelope, "_stored", f'{head},"hash":"{digest}",{tail}')
+    object.__setattr__(envelope, _STORED, f'{head},"hash":"{digest}",{tail}')
     return envelope

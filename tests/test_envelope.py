@@ -33,6 +33,19 @@ FIELDS = st.fixed_dictionaries(
     }
 )
 
+EXAMPLE: dict[str, Any] = {
+    "game_id": "g1",
+    "version": 2,
+    "type": "MarkPlaced",
+    "seat": 0,
+    "payload": {"square": 4},
+    "visible_to": None,
+    "redacted": {},
+    "recorded_at": 1,
+    "event_id": "e1",
+    "rules_version": "tictactoe-1",
+}
+
 
 def plain_canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -56,3 +69,11 @@ def test_a_changed_copy_is_stored_as_changed(fields: dict[str, Any]) -> None:
     changed = dataclasses.replace(sealed, payload={"changed": True})
     assert json.loads(changed.to_json())["payload"] == {"changed": True}
     assert json.loads(sealed.to_json())["payload"] == sealed.payload
+
+
+def test_the_stored_form_is_no_field_of_the_envelope() -> None:
+    sealed = seal(GENESIS_HASH, **EXAMPLE)
+    fields = {f.name: getattr(sealed, f.name) for f in dataclasses.fields(sealed) if f.name != "hash"}
+    assert fields == EXAMPLE
+    assert seal(GENESIS_HASH, **fields) == sealed
+    assert dataclasses.asdict(sealed) == {**EXAMPLE, "hash": sealed.hash}
