@@ -83,7 +83,7 @@ for i = 1, n do
   redis.call('XADD', KEYS[1], (current + i) .. '-0', 'e', ARGV[10 + i])
 end
 local last = current + n
-redis.call('HSET', KEYS[2], 'version', last, 'hash', ARGV[5], 'updated_ms', ARGV[7])
+local written = {'version', last, 'hash', ARGV[5], 'updated_ms', ARGV[7]}
 if idem ~= '' then
   redis.call('HSET', KEYS[3], idem, ARGV[3] .. '|' .. (current + 1) .. '|' .. last)
 end
@@ -101,7 +101,8 @@ for i = 1, ntimers do
 end
 t = t + 2 * ntimers + 1
 local nlisted = tonumber(ARGV[t]) or 0
-for i = 1, nlisted do redis.call('HSET', KEYS[2], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
+for i = 1, 2 * nlisted do written[6 + i] = ARGV[t + i] end
+redis.call('HSET', KEYS[2], unpack(written))
 t = t + 2 * nlisted + 1
 local nheld = tonumber(ARGV[t]) or 0
 for i = 1, nheld do redis.call('HSET', KEYS[10], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
