@@ -79,6 +79,13 @@ HOMEWORLDS_STATE: JSONSchema = _object(
         "set_up": {"type": "array", "items": BOOL, "description": "Per seat: whether its homeworld is set up."},
         "last_turn": _nullable(STR) | {"description": "The last whole turn, in SDG notation."},
         "draw_offer": _nullable(INT) | {"description": "The seat whose draw offer stands, if any."},
+        "repetitions": INT
+        | {
+            "minimum": 1,
+            "description": "How many times this position (the same systems, whatever their names, and the same "
+            "seat on move) has occurred at the end of a turn, this time included. Information only: repetition "
+            "ends no game.",
+        },
         "position": STR | {"description": "The whole position as one line of text."},
         "result": _nullable(
             _object(

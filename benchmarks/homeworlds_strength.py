@@ -138,7 +138,7 @@ def rates(think_ms: int = 200) -> dict[str, float]:
 
 def tactics(think_ms: int = 200) -> dict[str, tuple[int, int]]:
     """The tactical suite at ``think_ms``: (solved, positions) for the official wins in one, and for every
-    avoid-loss position (the reference pack's 14 rows, the hard ones included, and those from the arena).
+    avoid-loss position (the reference pack's 14 rows and those from the arena).
     Needs the reference pack (``ORRERY_SHARED`` or ``../shared``); empty without it."""
     from domain.homeworlds import Outcome, Turn, play, winning_turn
     from tests.homeworlds import test_tactics as suite

@@ -18,6 +18,7 @@ import pytest
 from api.games import summary
 from domain import contract
 from domain.contract import Role
+from domain.homeworlds.state import HomeworldsState
 from domain.table.record import Record, fold_envelope
 from domain.table.verify import verify
 from events import codec
@@ -382,6 +383,30 @@ class TestSnapshotsOfWholeGames:
         assert record.over
         fresh.score(game_id)
         assert _check_every_version(store, game_id) > 50
+
+    def test_a_homeworlds_snapshot_from_before_the_position_history_is_refolded(
+        self, fresh: GameService, store: RedisStore
+    ) -> None:
+        game_id = fresh.create("homeworlds", SEATS, {}).record.game_id
+        opening = ["homeworld b2 y1 g3 Alpha", "homeworld b3 r1 g3 Beta", "build g1 Alpha", "build g1 Beta"]
+        record = play(fresh, game_id, *opening, "pass", "pass")
+        assert len(record.state.history) == 6 and record.game.view(record.state, 0)["repetitions"] == 2
+        without = {f.name: f.type for f in dataclasses.fields(HomeworldsState) if f.name != "history"}
+        before = dataclasses.make_dataclass("HomeworldsState", list(without.items()), frozen=True, slots=True)
+        before.__module__ = HomeworldsState.__module__
+        assert snapshots.schema(before) != snapshots.schema(HomeworldsState)
+        good = snapshots.encode(record)
+        shape = json.loads(good.state)
+        del shape["state"]["history"]
+        old = dataclasses.replace(good, state=json.dumps(shape).encode(), schema=snapshots.schema(before))
+        with pytest.raises(snapshots.SnapshotError):
+            snapshots.decode(old, game_id)
+        key = store.keys.game(game_id).snapshot
+        store.redis.delete(key)
+        store.redis.hset(key, mapping=dataclasses.asdict(old))
+        head = GameService(store).head(game_id)
+        assert head == full_fold(store, game_id) and head.state.history == record.state.history
+        assert store.snapshot(game_id) is None
 
     @pytest.mark.parametrize("seats", [2, 6])
     def test_planet_unknown_with_everything_on(self, seats: int, fresh: GameService, store: RedisStore) -> None:

@@ -5,14 +5,19 @@ Each takes ``(view, seat, rng, think_ms)``, ``view`` being the seat's
 Everything in Homeworlds is public, so the view is the whole table.
 Given the same state and an ``rng`` in the same state they choose the same turn
 (as long as the clock does not cut them short; see :mod:`~domain.homeworlds.search` and
-:mod:`~domain.homeworlds.mcts`).
+:mod:`~domain.homeworlds.mcts`). ``greedy`` and ``search`` read the state's position history
+(:func:`~domain.homeworlds.state.seen_positions`) to steer away from repeating a position, and
+pause the cyclic garbage collector while they think.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import random as _random
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
 from domain.arena import register_reference_bots
@@ -24,10 +29,39 @@ from .notation import Turn
 from .position import Position
 from .search import greedy_turn, search_turn
 from .search_v1 import search_turn as search_v1_turn
-from .state import HomeworldsState, with_home_name
+from .state import HomeworldsState, seen_positions, with_home_name
 
 SAMPLE = 2000
 """How many turns (the shortest first) ``random`` picks from."""
+
+
+_thinking = 0
+_collector_was_enabled = False
+_thinking_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a bot thinks, and restore it after.
+
+    A collection of a large heap can take tens of milliseconds, which counts against the bot's ``think_ms``
+    though it is not the bot's work; what the bots allocate has no reference cycles and is freed as it goes.
+    Bots that think at once in one process share the pause: the collector is restored, as it was before the
+    first, when the last is done.
+    """
+    global _thinking, _collector_was_enabled
+    with _thinking_lock:
+        if _thinking == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _thinking += 1
+    try:
+        yield
+    finally:
+        with _thinking_lock:
+            _thinking -= 1
+            if _thinking == 0 and _collector_was_enabled:
+                gc.enable()
 
 
 def _check(state: HomeworldsState, seat: int) -> None:
@@ -56,12 +90,15 @@ def greedy(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     to the four powers, home defence, catastrophe risk at home and pressure on the
     enemy homeworld; see that module for the terms and why), and the best one after
     which the opponent has no winning turn is played. If every checked turn allows
-    a win, the best-ranked one is played anyway. ``think_ms`` only stops the
-    safety checks early on a slow machine.
+    a win, the best-ranked one is played anyway. Once the current position has
+    occurred before, a safe turn back to a position already seen gives way to one
+    that is new. ``think_ms`` only stops the safety checks early on a slow machine.
     """
     state = view.state
     _check(state, seat)
-    return str(with_home_name(state, seat, greedy_turn(state.position, state.rules, rng, think_ms, state.turn)))
+    with _collector_paused():
+        turn = greedy_turn(state.position, state.rules, rng, think_ms, state.turn, seen_positions(state))
+    return str(with_home_name(state, seat, turn))
 
 
 def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:
@@ -70,12 +107,15 @@ def search(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, thin
     Candidates, best-evaluated first, are proven safe against an enemy win in one; the
     best of them are then compared by a tree search guided by the evaluation (PUCT, no
     random playouts: each side plays its best-evaluated turns, and a side that can win
-    at once does), and the most visited is played. As the game drags on it presses
-    harder on the enemy homeworld. See :mod:`~domain.homeworlds.mcts`.
+    at once does), and the most visited is played. As the game drags on, or once a
+    position repeats, it presses harder on the enemy homeworld, and it avoids going back
+    to a position already seen. See :mod:`~domain.homeworlds.mcts`.
     """
     state = view.state
     _check(state, seat)
-    return str(with_home_name(state, seat, mcts_turn(state.position, state.rules, rng, think_ms, state.turn)))
+    with _collector_paused():
+        turn = mcts_turn(state.position, state.rules, rng, think_ms, state.turn, seen_positions(state))
+    return str(with_home_name(state, seat, turn))
 
 
 def search_alphabeta(view: SeatView[HomeworldsState], seat: int, rng: _random.Random, think_ms: int = 2000) -> JSON:

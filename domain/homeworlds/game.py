@@ -40,7 +40,7 @@ from .notation import (
 from .pieces import PIECES, Colour, Piece, count
 from .position import PLAYERS, Position, ships_of
 from .rules import Rules, apply_action, end_turn, play
-from .state import HomeworldsState, home_name, with_home_name
+from .state import HomeworldsState, home_name, repetition_key, repetitions, with_home_name
 
 # --- events ---------------------------------------------------------------------
 
@@ -364,6 +364,7 @@ class Homeworlds:
                     last_turn=notation,
                     draw_offer=offer,
                     outcome=_elimination(position),
+                    history=(*state.history, repetition_key(position)),
                 )
             case PlayerResigned(seat):
                 return dataclasses.replace(state, outcome=Outcome((1 - seat,), "resignation"), draw_offer=None)
@@ -424,7 +425,8 @@ class Homeworlds:
         }
 
     def view(self, state: HomeworldsState, viewer: Viewer) -> JSON:
-        """Everything is public: every viewer sees the same table."""
+        """Everything is public: every viewer sees the same table, and how many times its position has occurred
+        at the end of a turn (``repetitions``, 1 the first time; information only, it ends no game)."""
         position = state.position
         systems = [
             {
@@ -444,6 +446,7 @@ class Homeworlds:
             "set_up": [position.has_set_up(seat) for seat in PLAYERS],
             "last_turn": state.last_turn,
             "draw_offer": state.draw_offer,
+            "repetitions": repetitions(state),
             "position": position.text(),
             "result": None
             if state.outcome is None

@@ -15,7 +15,11 @@ of them loses.
 
 At the root, the candidates are those of :mod:`~domain.homeworlds.search` (its win search
 first, its ranking, its proof that a candidate allows no win in one, its last resorts when
-none is proven safe). Only the :data:`ROOT_WIDTH` best candidates proven safe enter the
+none is proven safe). When the enemy could win at once were the bot to pass, up to
+:data:`REINFORCEMENTS` of the sacrifice turns that bring force home
+(:func:`~domain.homeworlds.search.reinforcements`) are proven safe first and join the
+candidates: they are long turns, which the shortest-first ranking often does not reach in
+time, and often the only defence. Only the :data:`ROOT_WIDTH` best candidates proven safe enter the
 tree, those after which the bot threatens a win in one with
 :data:`~domain.homeworlds.search.THREAT` added (inside the tree that bonus made the search
 weaker in the arena, so nodes there get none). The turn played is the most visited one;
@@ -24,6 +28,14 @@ visited nearly as often (:data:`NEAR`) whose mean score is close to its (:data:`
 a margin that widens as the game drags on), so that a recapture loop breaks without playing
 a turn the tree found worse, while the evaluation presses harder on the enemy homeworld
 (:func:`~domain.homeworlds.search.stalemate_pressure`).
+
+The state's position history (``seen``, the positions of the game so far counted by
+:func:`~domain.homeworlds.state.repetition_key`) works the same way sooner: once the current
+position has occurred before, the safe candidates that go back to a position already seen
+(and always those that would make a third occurrence) stay out of the tree unless no other
+candidate is safe (:func:`~domain.homeworlds.search.repeating`), the random pick among near
+candidates starts whatever the turn, and the pressure factor rises by one for each earlier
+occurrence (:func:`~domain.homeworlds.search.repetition_pressure`).
 
 The evaluation is that of :mod:`~domain.homeworlds.evaluation`, computed from per-system
 tables (:mod:`~domain.homeworlds.tally`), and the root makes a candidate's turn and position
@@ -35,8 +47,9 @@ cut it short. The work is counted in positions looked at (:data:`UNITS_PER_MS` p
 millisecond; this project's 2-core machine manages 15 to 40 a millisecond when not
 loaded), and the tree also stops once the most visited candidate cannot be overtaken with
 the work left. The clock is the safety net: the win search stops by 25 % of ``think_ms``,
-the candidates by 40 %, their proofs by 65 %, the tree by 75 % (:data:`TREE_STOP`), the last
-resorts by 80 %.
+the reinforcements by 35 % (:data:`REINFORCE_STOP`), the candidates by 40 %, their proofs by
+65 %, the tree by 75 % (:data:`TREE_STOP`), the last resorts by 80 %. The built-in bot
+(:func:`~domain.homeworlds.bots.search`) pauses the cyclic garbage collector meanwhile.
 """
 
 from __future__ import annotations
@@ -44,13 +57,30 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Mapping
 
 from .evaluation import WIN
 from .movegen import _Path, _turn
 from .notation import Turn
 from .position import Position
-from .rules import Rules
-from .search import LOOP_START, SHARE, THREAT, Ranked, _losers, _Search, _walk, choose_setup, find_win, greedy_turn
+from .rules import Rules, play
+from .search import (
+    LOOP_START,
+    QUICK,
+    SHARE,
+    THREAT,
+    Ranked,
+    _losers,
+    _Search,
+    _walk,
+    choose_setup,
+    find_win,
+    greedy_turn,
+    reinforcements,
+    repeating,
+    repetition_pressure,
+)
+from .state import repetition_key
 from .tally import capture_threat, evaluate_systems
 from .threats import may_win, may_win_systems
 
@@ -75,6 +105,12 @@ PROOF_STOP = 0.65
 when none is, have until 80 %)."""
 TREE_STOP = 0.75
 """The share of the budget by which the tree stops, by the clock."""
+REINFORCE_STOP = 0.35
+"""The share of the budget by which the root's reinforcements (when the enemy threatens a win) are proven safe."""
+REINFORCEMENTS = 4
+"""How many reinforcements proven safe join the root's candidates when the enemy threatens a win."""
+REINFORCE_PROOF = 0.1
+"""The share of the budget one reinforcement's proof may take."""
 UNITS_PER_MS = 20
 """Positions the search may look at per millisecond of its budget."""
 NEAR = 0.75
@@ -158,6 +194,42 @@ class _Root(_Search):
         found.sort(key=lambda item: (-item[0], item[1]))
         return found
 
+    def value(self, systems: tuple[int, ...]) -> float:
+        """The ranking's value of the table ``systems`` reached by a turn of the searching player."""
+        losers = _losers(systems)
+        value = evaluate_systems(systems, self.player, losers, self.pressure)
+        if not losers and SHARE:
+            value -= SHARE * capture_threat(systems, 1 - self.player)
+        return value
+
+    def defended(self, deadline: float) -> Ranked:
+        """If the enemy would win at once were the searching player to pass: up to :data:`REINFORCEMENTS` of the
+        :func:`~domain.homeworlds.search.reinforcements` proven safe by ``deadline``, with their values."""
+        position = self.position
+        player = self.player
+        passed = Position(position.systems, position.names, position.bank, 1 - player, position.established)
+        quick = max(0.002, QUICK * self.budget_s)
+        if self.enemy_wins(passed, min(deadline, time.monotonic() + quick)) is not True:
+            return []
+        found: Ranked = []
+        tried: set[tuple[int, ...]] = set()
+        proof = max(quick, REINFORCE_PROOF * self.budget_s)
+        for turn in reinforcements(position):
+            if len(found) >= REINFORCEMENTS or time.monotonic() > deadline:
+                break
+            try:
+                reached = play(position, turn, self.rules)
+            except ValueError:
+                continue
+            self.units -= 1
+            key = tuple(sorted(reached.systems))
+            if player in reached.losers() or key in tried:
+                continue
+            tried.add(key)
+            if self.enemy_wins(reached, min(deadline, time.monotonic() + proof)) is False:
+                found.append((self.value(reached.systems), turn, reached))
+        return found
+
     def made(self, raw: _Raw) -> tuple[float, Turn, Position]:
         """A raw candidate as its value, its turn and the position it reaches."""
         value, _, path, systems, names, bank = raw
@@ -167,8 +239,19 @@ class _Root(_Search):
 class _Tree:
     """One call of the search: the root's safe candidates, the clock and the work count."""
 
-    def __init__(self, position: Position, rules: Rules, rng: random.Random, think_ms: int, turn: int) -> None:
+    def __init__(
+        self,
+        position: Position,
+        rules: Rules,
+        rng: random.Random,
+        think_ms: int,
+        turn: int,
+        seen: Mapping[int, int] | None = None,
+    ) -> None:
         self.root_search = _Root(position, rules, rng, think_ms, turn)
+        self.seen: Mapping[int, int] = seen or {}
+        self.repeats = max(1, self.seen.get(repetition_key(position), 0)) if self.seen else 1
+        self.root_search.pressure = repetition_pressure(self.root_search.pressure, self.repeats)
         self.position = position
         self.rules = rules
         self.rng = rng
@@ -177,7 +260,7 @@ class _Tree:
         self.stop = self.started + TREE_STOP * self.budget_s
         self.units = self.budget_units = UNITS_PER_MS * max(think_ms, 1)
         self.pressure = self.root_search.pressure
-        self.loops = turn >= LOOP_START
+        self.loops = turn >= LOOP_START or self.repeats > 1
         self.threats: dict[tuple[int, ...], bool] = {}
         self.simulations = 0
 
@@ -298,12 +381,19 @@ class _Tree:
         win, _ = find_win(self.position, self.rules, search.at(0.25))
         if win is not None:
             return win
+        defended = search.defended(search.at(REINFORCE_STOP))
         raw = search.raw_candidates()
         if not raw:
+            if defended:
+                return max(defended, key=lambda item: item[0])[1]
             first = next(_walk(self.position, time.monotonic() + 0.1 * self.budget_s), None)
             return Turn(()) if first is None else _turn(first[0])
         ranked: Ranked = [search.made(raw[0])]
         safe: list[tuple[float, Turn, Position]] = []
+        again: list[tuple[float, Turn, Position]] = []
+        for value, candidate, reached in defended:
+            (again if repeating(reached, self.seen, self.repeats) else safe).append((value, candidate, reached))
+        known = {tuple(sorted(reached.systems)) for _, _, reached in defended}
         unsure: list[tuple[Turn, Position]] = []
         quick = max(0.002, 0.04 * self.budget_s)
         proofs = search.at(PROOF_STOP)
@@ -313,11 +403,14 @@ class _Tree:
                 break
             if reached.outcome() is not None:
                 return candidate
+            if known and tuple(sorted(reached.systems)) in known:
+                continue
             loses = search.enemy_wins(reached, min(proofs, time.monotonic() + quick))
             if loses is False:
-                safe.append((value, candidate, reached))
+                (again if repeating(reached, self.seen, self.repeats) else safe).append((value, candidate, reached))
             elif loses is None:
                 unsure.append((candidate, reached))
+        safe = safe or again
         if not safe:
             return search.last_resort(ranked, unsure)
         if len(safe) == 1:
@@ -359,14 +452,22 @@ class _Tree:
         return best.turn
 
 
-def mcts_turn(position: Position, rules: Rules, rng: random.Random, think_ms: int, turn: int = 1) -> Turn:
-    """The tree search's turn within ``think_ms`` (see the module's docstring)."""
+def mcts_turn(
+    position: Position,
+    rules: Rules,
+    rng: random.Random,
+    think_ms: int,
+    turn: int = 1,
+    seen: Mapping[int, int] | None = None,
+) -> Turn:
+    """The tree search's turn within ``think_ms`` (see the module's docstring); ``seen`` counts the positions of
+    the game so far by :func:`~domain.homeworlds.state.repetition_key` (the state's history)."""
     player = position.to_move
     if not position.has_set_up(player):
         return choose_setup(position, rules, rng)
     if not position.has_set_up(1 - player):
-        return greedy_turn(position, rules, rng, think_ms, turn)
-    return _Tree(position, rules, rng, think_ms, turn).choose()
+        return greedy_turn(position, rules, rng, think_ms, turn, seen)
+    return _Tree(position, rules, rng, think_ms, turn, seen).choose()
 
 
 __all__ = ["mcts_turn", "squash"]

@@ -35,8 +35,14 @@ table keyed by :func:`~domain.homeworlds.threats.position_hash`, in passes:
 Against stalemates: from turn :data:`LOOP_START` the search picks at random among
 the candidates within :data:`MARGIN` of the best (a recapture loop breaks), and
 :func:`stalemate_pressure` raises the weight of the pressure terms so that it goes for
-the enemy homeworld. The state carries no position history, so repetitions cannot
-be counted; the turn count stands in for them.
+the enemy homeworld. The state's position history (:mod:`~domain.homeworlds.state`) is
+used by ``greedy`` and by the tree search of :mod:`~domain.homeworlds.mcts`
+(:func:`repeating`, :func:`repetition_pressure`); this alpha-beta search, kept as a
+reference, does not read it.
+
+When the enemy could win at once against a pass, the usual defence is to bring force
+home with a sacrifice, a long turn that the shortest-first ranking may not reach in time;
+:func:`reinforcements` lists those turns for the tree search to prove safe first.
 """
 
 from __future__ import annotations
@@ -44,14 +50,15 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from .evaluation import WIN, capture_threat, evaluate, evaluate_systems, pressure_at, setup_score
 from .movegen import OutOfTime, _Found, _search, _turn, successors, winning_turn_by
 from .notation import Capture, Catastrophe, Turn
-from .pieces import PILE_MASK
-from .position import HOME_SHIFT, Position
+from .pieces import PILE_MASK, Colour, Piece, count
+from .position import HOME_SHIFT, Position, System
 from .rules import Rules, play
+from .state import repetition_key
 from .threats import may_win, may_win_systems, position_hash, winning_colours
 
 SAMPLE = 2000
@@ -131,24 +138,140 @@ def find_win(position: Position, rules: Rules, deadline: float) -> tuple[Turn | 
     return winning_turn_by(position, deadline, rules, winning_colours(position.systems, position.to_move))
 
 
-def safe_turn(ranked: Ranked, rules: Rules, deadline: float, checks: int = SAFETY_CHECKS) -> Turn:
-    """The best-ranked turn after which the opponent has no immediate win (else the best-ranked).
+def repeating(reached: Position, seen: Mapping[int, int], repeats: int) -> bool:
+    """Whether a turn that reaches ``reached`` should give way to a safe turn that does not repeat: it goes back
+    to a position already seen (``seen`` counts positions by :func:`~domain.homeworlds.state.repetition_key`)
+    while the current position has occurred before (``repeats`` > 1), or to one seen twice already."""
+    if not seen:
+        return False
+    times = seen.get(repetition_key(reached), 0)
+    return times >= 2 or (times >= 1 and repeats > 1)
+
+
+def repetition_pressure(pressure: float, repeats: int) -> float:
+    """The pressure factor raised by :data:`REPEAT_PRESSURE` for each earlier occurrence of the current position."""
+    return pressure + REPEAT_PRESSURE * (repeats - 1)
+
+
+def safe_turn(
+    ranked: Ranked,
+    rules: Rules,
+    deadline: float,
+    checks: int = SAFETY_CHECKS,
+    seen: Mapping[int, int] | None = None,
+    repeats: int = 1,
+) -> Turn:
+    """The best-ranked turn after which the opponent has no immediate win (else the best-ranked), preferring one
+    that does not repeat a position (see :func:`repeating`).
 
     Each check stops at ``deadline``; a turn whose check did not finish is not taken as safe.
     """
+    fallback: Turn | None = None
     for value, turn, reached in ranked[:checks]:
         if value <= -WIN or time.monotonic() > deadline:
             break
         if enemy_wins(reached, rules, deadline) is False:
-            return turn
-    return ranked[0][1]
+            if not seen or not repeating(reached, seen, repeats):
+                return turn
+            fallback = fallback or turn
+    return fallback or ranked[0][1]
 
 
-def greedy_turn(position: Position, rules: Rules, rng: random.Random, think_ms: int, turn: int = 1) -> Turn:
+def reinforcements(position: Position) -> Iterator[Turn]:
+    """Sacrifice turns that bring force to the mover's homeworld, most ships first: a yellow ship sacrificed for
+    moves of the mover's other ships home (one step, or two through a system connected to both), a green one for
+    builds there, a red one for captures of enemy ships there. They are the usual defence against an enemy who
+    can capture every ship at home, and they are long turns that the shortest-first ranking reaches late. The
+    turns are not checked here: :func:`~domain.homeworlds.rules.play` says which are legal."""
+    player = position.to_move
+    systems = list(position.views())
+    home = next((v for v in systems if v.home == player), None)
+    if home is None:
+        return
+    home_sizes = {p.size for p in home.stars}
+    mine = {(v.name, p): (v, p) for v in systems for p in v.ships[player]}
+    for v, sacrificed in sorted(mine.values(), key=lambda item: -item[1].size):
+        actions = sacrificed.size
+        colour = sacrificed.colour.letter
+        sacrifice = f"sacrifice {sacrificed} {v.name}"
+        if colour == "y":
+            yield from _moves_home(position, systems, home, home_sizes, v, sacrificed, sacrifice)
+        elif colour == "g":
+            at_home = [p for p in home.ships[player] if v is not home or p != sacrificed]
+            colours = sorted({p.colour for p in at_home})
+            bank = {(c, size): count(position.bank, 3 * c + size - 1) for c in Colour for size in (1, 2, 3)}
+            for chosen in itertools.combinations_with_replacement(colours, min(actions, 3)):
+                left = dict(bank)
+                builds = []
+                for c in chosen:
+                    size = next((size for size in (1, 2, 3) if left[c, size]), None)
+                    if size is None:
+                        break
+                    left[c, size] -= 1
+                    builds.append(f"build {c.letter}{size} {home.name}")
+                else:
+                    yield Turn.parse("; ".join([sacrifice, *builds]))
+        elif colour == "r":
+            strongest = max((p.size for p in home.ships[player] if v is not home or p != sacrificed), default=0)
+            targets = sorted((p for p in home.ships[1 - player] if p.size <= strongest), key=lambda p: -p.size)
+            if targets:
+                captures = [f"capture {p} {home.name}" for p in targets[:actions]]
+                yield Turn.parse("; ".join([sacrifice, *captures]))
+
+
+def _moves_home(
+    position: Position,
+    systems: list[System],
+    home: System,
+    home_sizes: set[int],
+    origin: System,
+    sacrificed: Piece,
+    sacrifice: str,
+) -> Iterator[Turn]:
+    """The yellow sacrifices of :func:`reinforcements`: the sets of routes home within the sacrifice's moves, most
+    ships first, made one at a time (a ship two steps away takes two moves, so at most one such route fits in a
+    set of two or more)."""
+    player = position.to_move
+    near: list[tuple[str, ...]] = []
+    far: list[tuple[str, ...]] = []
+    for v in systems:
+        if v is home:
+            continue
+        ships = list(v.ships[player])
+        if v is origin:
+            ships.remove(sacrificed)
+        sizes = {p.size for p in v.stars}
+        for p in ships:
+            if not sizes & home_sizes:
+                near.append((f"move {p} {v.name} {home.name}",))
+                continue
+            for w in systems:
+                between = {q.size for q in w.stars}
+                if w is not v and w is not home and not between & sizes and not between & home_sizes:
+                    far.append((f"move {p} {v.name} {w.name}", f"move {p} {w.name} {home.name}"))
+    budget = sacrificed.size
+    for n in range(budget, 0, -1):
+        for two_step in range(min(n, budget - n) + 1):
+            for long in itertools.combinations(far, two_step):
+                for short in itertools.combinations(near, n - two_step):
+                    moves = [a for route in (*long, *short) for a in route]
+                    yield Turn.parse("; ".join([sacrifice, *moves]))
+
+
+def greedy_turn(
+    position: Position,
+    rules: Rules,
+    rng: random.Random,
+    think_ms: int,
+    turn: int = 1,
+    seen: Mapping[int, int] | None = None,
+) -> Turn:
     """One turn of lookahead: win now, else the best-evaluated turn that allows no immediate loss.
 
-    Every phase stops by ``think_ms``: the win search at 40 % of it, the ranking at
-    70 %, the safety checks at 90 %.
+    Every phase stops by ``think_ms``: the win search at 35 % of it, the ranking at
+    60 %, the safety checks at 80 %. ``seen`` counts the positions of the game so far (by
+    :func:`~domain.homeworlds.state.repetition_key`): once the current one has occurred before, a safe turn
+    that goes back to a position already seen gives way to one that does not, and the pressure rises.
     """
     started = time.monotonic()
     budget_s = max(think_ms, 1) / 1000
@@ -157,10 +280,12 @@ def greedy_turn(position: Position, rules: Rules, rng: random.Random, think_ms: 
     win, _ = find_win(position, rules, started + 0.35 * budget_s)
     if win is not None:
         return win
-    ranked = ranked_turns(position, rules, rng, SAMPLE, pressure_at(turn), started + 0.6 * budget_s)
+    repeats = max(1, seen.get(repetition_key(position), 0)) if seen else 1
+    pressure = repetition_pressure(pressure_at(turn), repeats)
+    ranked = ranked_turns(position, rules, rng, SAMPLE, pressure, started + 0.6 * budget_s)
     if not ranked:
         return Turn(())
-    return safe_turn(ranked, rules, started + 0.8 * budget_s)
+    return safe_turn(ranked, rules, started + 0.8 * budget_s, seen=seen, repeats=repeats)
 
 
 THREAT = 40.0
@@ -179,6 +304,8 @@ LOOP_START = 60
 """From this game turn on, the search picks at random among candidates within :data:`MARGIN` of the best."""
 MARGIN = 6.0
 """How far below the best score a candidate may be and still be picked, from :data:`LOOP_START` on."""
+REPEAT_PRESSURE = 1.0
+"""How much each earlier occurrence of the current position adds to the pressure factor."""
 
 
 def stalemate_pressure(turn: int) -> float:

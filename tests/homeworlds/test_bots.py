@@ -11,8 +11,20 @@ import pytest
 from domain import contract
 from domain.arena import arena_bots, play_match
 from domain.contract import seat_view
-from domain.homeworlds import GAME, HomeworldsState, Outcome, Position, Rules, Turn, bots, play, winning_turn
+from domain.homeworlds import (
+    GAME,
+    HomeworldsState,
+    Outcome,
+    Position,
+    Rules,
+    Turn,
+    bots,
+    play,
+    successors,
+    winning_turn,
+)
 from domain.homeworlds.evaluation import WIN, evaluate, pressure_at
+from domain.homeworlds.state import repetition_key, repetitions
 
 from .shared import GAMES, puzzle_positions, reference
 
@@ -124,3 +136,58 @@ def test_the_arena_seats_the_reference_bot_and_stops_games_at_the_cap() -> None:
     assert result.unfinished == 2
     assert "2 stopped at the ply limit" in result.summary()
     assert result.a.slowest_ms > 0 and result.a.mean_think_ms <= result.a.slowest_ms
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_a_repeated_position_turns_the_bot_away_from_its_usual_turn(name: str) -> None:
+    """The same position seen twice already, first with another position in between, then with the one the
+    bot's usual turn reaches: the bot plays another turn, one that repeats nothing and allows no win in one."""
+    position = Position.from_text("<0>; Alpha(0,y1b2)g1g3-; Beta(1,r1b3)-g1g3")
+    seat = position.to_move
+    fresh = HomeworldsState(position, Rules(), turn=20, history=(repetition_key(position), 0, repetition_key(position)))
+    usual = play(position, Turn.parse(str(GAME.bots[name](seat_view(GAME, fresh, seat), seat, random.Random(3), 300))))
+    history = (repetition_key(position), repetition_key(usual), repetition_key(position))
+    state = HomeworldsState(position, Rules(), turn=20, history=history)
+    assert repetitions(state) == 2
+    move = GAME.bots[name](seat_view(GAME, state, seat), seat, random.Random(3), 300)
+    reached = play(position, Turn.parse(str(move)))
+    assert repetition_key(reached) not in history
+    assert reached.outcome() is None and winning_turn(reached) is None
+
+
+def test_when_every_safe_turn_repeats_the_bot_still_plays_a_safe_one() -> None:
+    position = Position.from_text(THREATENED)
+    seat = position.to_move
+    safe = [reached for _, reached in successors(position) if reached.outcome() is None and not winning_turn(reached)]
+    history = (repetition_key(position), *(repetition_key(r) for r in safe), repetition_key(position))
+    state = HomeworldsState(position, Rules(), history=history)
+    for name in ("greedy", "search"):
+        move = GAME.bots[name](seat_view(GAME, state, seat), seat, random.Random(1), 300)
+        reached = play(position, Turn.parse(str(move)))
+        assert reached.outcome() is None and winning_turn(reached) is None, name
+
+
+def test_bots_thinking_at_once_leave_the_collector_as_they_found_it() -> None:
+    import gc
+    import threading
+
+    from domain.homeworlds import bots
+
+    assert gc.isenabled()
+    second_in, first_done = threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def second() -> None:
+        with bots._collector_paused():
+            second_in.set()
+            first_done.wait(5)
+            seen.append(gc.isenabled())
+
+    with bots._collector_paused():
+        thread = threading.Thread(target=second)
+        thread.start()
+        assert second_in.wait(5)
+    first_done.set()
+    thread.join(5)
+    assert seen == [False], "the collector came back while the second bot was still thinking"
+    assert gc.isenabled()

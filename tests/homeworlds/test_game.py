@@ -12,6 +12,8 @@ import pytest
 from domain import contract
 from domain.homeworlds import GAME, SDG, Position, Turn, play
 from domain.homeworlds.game import HomeworldsState, TurnEnded
+from domain.homeworlds.state import repetition_key, repetitions, seen_positions
+from events import codec
 
 from .shared import GAMES, reference
 
@@ -218,3 +220,37 @@ class TestTimeoutAndBots:
         state = HomeworldsState(Position.from_text("<0>; Alpha(0,y3g2)g1-; Beta(1,g3b2)r1y1b1-b1b1"), SDG)
         move = GAME.bots["greedy"](contract.seat_view(GAME, state, 0), 0, random.Random(1), 100)
         assert GAME.outcome(act(state, 0, move)) == contract.Outcome((0,), "elimination")
+
+
+class TestRepetitions:
+    def test_each_turn_adds_its_position_to_the_history(self) -> None:
+        state = opened()
+        assert len(state.history) == len(OPENING)
+        assert GAME.view(state, 0)["repetitions"] == 1
+        counts = []
+        for n in range(4):
+            state = act(state, n % 2, "pass")
+            counts.append(GAME.view(state, 0)["repetitions"])
+        assert counts == [1, 2, 2, 3]
+        assert repetitions(state) == 3 and len(state.history) == len(OPENING) + 4
+        assert act(state, 0, {"draw": "offer"}).history == state.history
+        assert act(state, 1, {"resign": True}).history == state.history
+
+    def test_the_key_ignores_names_but_not_the_player_to_move(self) -> None:
+        table = "Alpha(0,r3b2)g3-; Beta(1,y2)-g3; {}(g3)-y3"
+        first = Position.from_text("<0>; " + table.format("Reach"))
+        assert repetition_key(first) == repetition_key(Position.from_text("<0>; " + table.format("Far")))
+        assert repetition_key(first) != repetition_key(Position.from_text("<1>; " + table.format("Reach")))
+        assert seen_positions(opened())[repetition_key(opened().position)] == 1
+
+    def test_a_state_with_its_history_survives_the_snapshot_codec(self) -> None:
+        state = act(act(opened(), 0, "pass"), 1, "pass")
+        back = codec.loads(codec.dumps(state, HomeworldsState), HomeworldsState)
+        assert back == state and back.history == state.history and repetitions(back) == 2
+        assert GAME.view(back, 0) == GAME.view(state, 0)
+
+    def test_repetition_ends_no_game(self) -> None:
+        state = opened()
+        for n in range(12):
+            state = act(state, n % 2, "pass")
+        assert repetitions(state) == 7 and GAME.outcome(state) is None and GAME.to_act(state) == {0}
