@@ -9,7 +9,12 @@ tiles drawn at random from those it has not seen), never on the true state, whic
 2. from the best rated, in order, a narrow beam search completes the turn (each step keeps the few
    best positions, equal positions once); each complete turn is rated at its end, with what was left
    pending counting nothing;
-3. when the time is up (``think_ms``, 0 for :data:`DEFAULT_THINK_MS`) the first move of the best
+3. when the station turns by itself (solo; 2 players with the automatic rotation) the tiles of next
+   round's depot are face up now (:func:`next_tiles`): in a turn that places a tile, the search stops
+   at :data:`SEARCH_SHARE` of the budget and the best complete turns (:data:`RERATED`, distinct end
+   positions) add what the best placement of one of those tiles would add to their planet
+   (:func:`next_fit`);
+4. when the time is up (``think_ms``, 0 for :data:`DEFAULT_THINK_MS`) the first move of the best
    complete turn is played.
 
 The rest of the planned turn is remembered, keyed by the exact view it expects next, so the following
@@ -19,6 +24,8 @@ a bot without it would plan again (``use_plans=False``).
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
 import math
 import random as _random
 import threading
@@ -31,9 +38,10 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import rules, scoring
 from . import seat_state as seat_states
-from .board import connected_areas, terrain_of
+from .board import connected_areas, footprint, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
 from .determinise import determinise
+from .edits import cover, tile_letters
 from .model import Kind, Phase, Seat, State
 from .moves import Move
 from .powers import corporation, tech_level
@@ -59,7 +67,21 @@ TECH_WORTH = (0.0, 2.0, 2.5, 3.5, 5.0, 6.0)
 1 places tiles anywhere, 3 adds rover movement, 4 doubles water, 5 stops meteorites."""
 LINE_WEIGHT = 1.0
 """Weight of the rows' and columns' promise (see :func:`evaluate`)."""
-SAFETY = 0.85
+TRACK_WEIGHT = 0.6
+"""Weight of the promise of the tracks' next medals."""
+OBJECTIVE_WEIGHT = 0.8
+"""Weight of the private objectives' promise."""
+NEXT_TILE_WEIGHT = 1.0
+"""Weight of what the best placement of one of next round's tiles would add to the planet's worth
+(see :func:`next_fit`)."""
+RERATED = 8
+"""Complete turns re-rated with :func:`next_fit`, best first."""
+SEARCH_SHARE = 0.6
+"""The share of the budget the turn search may use when its best turns are re-rated with :func:`next_fit`."""
+WEIGHT_SLOPE = 5.0
+"""The promises count fully until the share of the game left (:func:`remaining`) falls below 1 / this,
+then fade with it."""
+SAFETY = 0.75
 """The share of ``think_ms`` the search may spend (the rest covers the bookkeeping around it)."""
 
 _PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
@@ -280,11 +302,13 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
             value += PRIVATE_OBJECTIVE_MEDALS
         else:
             objective_promise += _promise(card_id, _other_progress(s, card_id))
-    weight = min(1.0, 2.5 * rest)
+    weight = min(1.0, WEIGHT_SLOPE * rest)
     if state.players > 1 and (state.objectives or state.shared_objectives):
         value += _neighbour_objectives(state, seat, weight)
     value += weight * (
-        LINE_WEIGHT * line_promise + 0.6 * track_promise + 0.8 * PRIVATE_OBJECTIVE_MEDALS * objective_promise
+        LINE_WEIGHT * line_promise
+        + TRACK_WEIGHT * track_promise
+        + OBJECTIVE_WEIGHT * PRIVATE_OBJECTIVE_MEDALS * objective_promise
     )
     value += weight * 0.7 * (s.meteorites_collected % 3) / 3
     value += weight * (ENGINE * movement + TECH_WORTH[min(tech_level(s), len(TECH_WORTH) - 1)])
@@ -356,6 +380,55 @@ def _other_progress(seat: Seat, card_id: int) -> float:
     return 0.0
 
 
+def _cover_worth(seat: Seat, weight: float) -> float:
+    """The part of :func:`evaluate` that depends only on the seat's planet."""
+    lines, line_promise, met, objective_promise = _cover_terms(seat)
+    return (
+        lines
+        + PRIVATE_OBJECTIVE_MEDALS * met
+        + weight * (LINE_WEIGHT * line_promise + OBJECTIVE_WEIGHT * PRIVATE_OBJECTIVE_MEDALS * objective_promise)
+    )
+
+
+def next_tiles(state: State, seat: int) -> list[int]:
+    """The face-up tiles of the depot ``seat`` will face next round, when the station turns by itself
+    (solo, and 2 players with the automatic rotation); none in the last round or with a commander."""
+    automatic = state.players == 1 or (state.players == 2 and bool(state.options.get("two_player_auto_rotation", True)))
+    if not automatic or state.last_round or state.phase in (Phase.END_GAME, Phase.OVER):
+        return []
+    turned = dataclasses.replace(state, rotation=(state.rotation - 1) % 6)
+    return rules.offered(turned, seat)
+
+
+def next_fit(state: State, seat: int, tiles: list[int], deadline: float = math.inf) -> float:
+    """What the best placement of one of ``tiles`` (see :func:`next_tiles`) would add to the planet's part
+    of :func:`evaluate` (rows, columns and the objectives read from the planet); 0 with no tile.
+
+    This round's event restriction is not applied to them; the placements are looked at until ``deadline``.
+    """
+    if not tiles:
+        return 0.0
+    s = state.seats[seat]
+    weight = min(1.0, WEIGHT_SLOPE * remaining(state, seat))
+    base = _cover_worth(s, weight)
+    plain = dataclasses.replace(state, event_card=None)
+    lands = corporation(s).meteor_symbols_land(s)
+    best = 0.0
+    for tile in tiles:
+        for anchor, rotation, flip in rules.tile_placements(plain, seat, tile):
+            if time.perf_counter() > deadline:
+                return best
+            cells = footprint(tile, anchor, rotation, flip)
+            assert cells is not None
+            placed = cover(s, tile_letters(cells))
+            if lands:
+                placed = dataclasses.replace(
+                    placed, meteorites=placed.meteorites | {q for q, c in cells.items() if c.meteor}
+                )
+            best = max(best, _cover_worth(placed, weight) - base)
+    return best
+
+
 # --- Planning -------------------------------------------------------------------------------------
 
 
@@ -398,22 +471,30 @@ def plan_turn(
     :func:`time.perf_counter` value) or within ``nodes`` positions; at least one legal move."""
     world = determinise(view, rng)
     start = (world.round, world.phase)
-    clock = _Clock(deadline, nodes)
+    upcoming = next_tiles(world, seat) if world.phase is Phase.DRAFT and NEXT_TILE_WEIGHT else []
+    started = time.perf_counter()
+    searching = deadline if not upcoming else started + SEARCH_SHARE * max(0.0, deadline - started)
+    clock = _Clock(searching, nodes)
     root_moves = list(rules.legal_moves(world, seat))
-    best: tuple[float, list[Move]] = (float("-inf"), root_moves[:1])
+    turns: list[tuple[float, int, list[Move], State]] = []
+    offered = 0
+    kept = 4 * RERATED
 
     def ended(after: State) -> bool:
         if seat not in rules.to_act(after) or after.round != start[0]:
             return True
         return after.phase != start[1] and start[1] is not Phase.ROTATION
 
-    def offer(value: float, line: list[Move]) -> None:
-        nonlocal best
-        if value > best[0]:
-            best = (value, line)
+    def offer(value: float, line: list[Move], end: State) -> None:
+        nonlocal offered
+        offered += 1
+        entry = (value, -offered, line, end)
+        if len(turns) < kept:
+            heapq.heappush(turns, entry)
+        elif entry[:2] > turns[0][:2]:
+            heapq.heapreplace(turns, entry)
 
-    started = time.perf_counter()
-    root_cut = started + ROOT_SHARE * max(0.0, deadline - started)
+    root_cut = started + ROOT_SHARE * max(0.0, searching - started)
     rated: list[tuple[float, int, State, Move]] = []
     try:
         for n, move in enumerate(root_moves):
@@ -421,14 +502,14 @@ def plan_turn(
                 break
             clock.tick()
             if _is_confirm(move):
-                offer(evaluator(world, seat, final=True), [move])
+                offer(evaluator(world, seat, final=True), [move], world)
                 continue
             try:
                 after = _play(world, seat, move)
             except RuleError:
                 continue
             if ended(after):
-                offer(evaluator(after, seat, final=True), [move])
+                offer(evaluator(after, seat, final=True), [move], after)
             else:
                 rated.append((evaluator(after, seat), n, after, move))
         rated.sort(key=lambda r: (-r[0], r[1]))
@@ -436,9 +517,33 @@ def plan_turn(
             _complete(after, [move], seat, clock, ended, offer, evaluator)
     except _OutOfTime:
         pass
-    if best[0] == float("-inf") and rated:
-        return [rated[0][3]]
-    return best[1]
+    if not turns:
+        return [rated[0][3]] if rated else root_moves[:1]
+    turns.sort(key=lambda t: (-t[0], -t[1]))
+    return _rerate(turns, seat, upcoming, deadline)
+
+
+def _rerate(
+    turns: list[tuple[float, int, list[Move], State]], seat: int, tiles: list[int], deadline: float
+) -> list[Move]:
+    """The best of ``turns`` (sorted best first) once the first :data:`RERATED` of them add
+    :func:`next_fit` of ``tiles``, as far as ``deadline`` allows."""
+    best_line = turns[0][2]
+    if not tiles:
+        return best_line
+    best_value = float("-inf")
+    seen: set[Any] = set()
+    for value, _, line, end in turns:
+        if len(seen) >= RERATED or time.perf_counter() > deadline:
+            break
+        key = end.seats[seat]
+        if key in seen:
+            continue
+        seen.add(key)
+        value += NEXT_TILE_WEIGHT * next_fit(end, seat, tiles, deadline)
+        if value > best_value:
+            best_value, best_line = value, line
+    return best_line
 
 
 def _complete(
@@ -447,7 +552,7 @@ def _complete(
     seat: int,
     clock: _Clock,
     ended: Callable[[State], bool],
-    offer: Callable[[float, list[Move]], None],
+    offer: Callable[[float, list[Move], State], None],
     evaluator: Callable[..., float],
 ) -> None:
     """Beam search from ``state`` to the end of the turn, offering every complete turn it finds."""
@@ -458,14 +563,14 @@ def _complete(
             for move in rules.legal_moves(node, seat):
                 clock.tick()
                 if _is_confirm(move):
-                    offer(evaluator(node, seat, final=True), [*path, move])
+                    offer(evaluator(node, seat, final=True), [*path, move], node)
                     continue
                 try:
                     after = _play(node, seat, move)
                 except RuleError:
                     continue
                 if ended(after):
-                    offer(evaluator(after, seat, final=True), [*path, move])
+                    offer(evaluator(after, seat, final=True), [*path, move], after)
                     continue
                 key = (after.seats[seat], after.phase)
                 value = evaluator(after, seat)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from domain import contract
-from domain.planet_unknown import GAME, search
+from domain.planet_unknown import GAME, rules, search
 from domain.planet_unknown.bots import BOTS
 from domain.planet_unknown.determinise import determinise, unseen_tiles
 from domain.planet_unknown.model import Stage, State
@@ -121,3 +121,34 @@ def test_a_passed_deadline_still_gives_a_legal_move() -> None:
 
 def test_registered_by_name() -> None:
     assert BOTS["search"] is search.search
+
+
+def test_next_tiles_are_what_the_next_round_offers() -> None:
+    state = to_first_placement(dealt(1, b"ahead"))
+    upcoming = search.next_tiles(GAME.seat_state(state, 0), 0)
+    assert len(upcoming) == 2
+    assert not set(upcoming) & set(rules.offered(state, 0))
+    rng = random.Random(0)
+    first = state.round
+    while state.round == first or not (state.seats[0].stage is Stage.CHOOSING and 0 in GAME.to_act(state)):
+        move = BOTS["greedy"](contract.seat_view(GAME, state, 0), 0, rng, 0)
+        state = contract.fold(GAME, state, GAME.decide(state, 0, move))
+    assert state.round == first + 1
+    assert sorted(rules.offered(state, 0)) == sorted(upcoming)
+
+
+def test_no_next_tiles_when_a_commander_turns_the_station() -> None:
+    state = to_first_placement(dealt(3, b"ahead"))
+    assert search.next_tiles(GAME.seat_state(state, 0), 0) == []
+
+
+def test_next_fit_rates_the_best_placement_of_the_next_tiles() -> None:
+    state = to_first_placement(dealt(1, b"fit"))
+    view = GAME.seat_state(state, 0)
+    upcoming = search.next_tiles(view, 0)
+    assert search.next_fit(view, 0, []) == 0.0
+    assert search.next_fit(view, 0, upcoming, deadline=time.perf_counter() - 1) == 0.0
+    both = search.next_fit(view, 0, upcoming)
+    alone = [search.next_fit(view, 0, [tile]) for tile in upcoming]
+    assert both > 0
+    assert both == max(alone)
