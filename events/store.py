@@ -688,7 +688,8 @@ class EventStore(abc.ABC):
         self, bucket: int, group: str, consumer: str, *, block_ms: int, count: int = 100
     ) -> list[OutboxEntry]:
         """New entries of a bucket's outbox, as :meth:`claim_outbox` takes them, waiting up to ``block_ms`` for
-        the first (none when it times out); entries left unacknowledged are not taken back here."""
+        the first (none when it times out; 0 waits not at all); entries left unacknowledged are not taken back
+        here."""
 
     @abc.abstractmethod
     def ack_outbox(self, entry: OutboxEntry, group: str) -> None:
@@ -1235,7 +1236,7 @@ class RedisStore(EventStore):
     ) -> list[OutboxEntry]:
         key = self.keys.outbox(bucket)
         try:
-            fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count, block=block_ms)
+            fresh = self.redis.xreadgroup(group, consumer, {key: ">"}, count=count, block=block_ms or None)
         except redis.ResponseError as error:
             if "NOGROUP" in str(error):
                 raise UnknownOutboxGroup(str(error)) from None

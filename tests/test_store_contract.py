@@ -273,6 +273,9 @@ class TestEveryOperation:
         assert time.monotonic() - started < 5
         assert [(e.version, e.finished, e.event) for e in waited] == [(2, True, "appended")]
         assert store.follow_outbox(bucket, group, "c3", block_ms=50) == []
+        started = time.monotonic()
+        assert store.follow_outbox(bucket, group, "c3", block_ms=0) == []
+        assert time.monotonic() - started < 1
         pending = [e for e in store.claim_outbox(bucket, group, "c4", min_idle_ms=0) if e.game_id == game_id]
         assert [e.version for e in pending] == [1, 2]
 
