@@ -121,7 +121,6 @@ class TestFollower:
         env = os.environ | {"ORRERY_NAMESPACE": namespace, "ORRERY_QUEUE": namespace}
         own = RedisStore(service.store.redis, Keyspace(namespace))
         quiet = GameService(own)
-        assert quiet.on_append is None
         following = Worker(tmp_path, env).start(beat=False, concurrency=1)
         try:
             game_id = finished_game(quiet, strong_seed("followed"))

@@ -72,6 +72,54 @@ def _stats(pile: int) -> _Stats:
     return found
 
 
+def material_at(mine: int, theirs: int, stars: int, material: float = 0.0) -> float:
+    """``material`` plus the material of the ships ``mine`` in one system, less its share at risk of a
+    catastrophe there."""
+    st = _stats(mine)
+    crowd = _stats(stars + mine + theirs)[2]
+    material += st[1]
+    for c in range(4):
+        if st[6][c]:
+            if crowd[c] >= 4:
+                material -= st[6][c]
+            elif crowd[c] == 3:
+                material -= 0.25 * st[6][c]
+    return material
+
+
+def home_terms(
+    stars: int, mine: int, theirs: int, score: float = 0.0, enemy_red: bool | None = None
+) -> tuple[float, bool]:
+    """``score`` with the home-defence and catastrophe terms at a homeworld added (``mine`` its owner's ships),
+    and whether an enemy ship there is at least as large as the owner's largest. That threat costs 12 with
+    enemy red access and 5 without; with ``enemy_red`` None it is left to the caller."""
+    st_mine = _stats(mine)
+    st_stars = _stats(stars)
+    if st_mine[0] < 2:
+        score -= 4.0
+    if st_mine[4] < 3:
+        score -= 3.0
+    if st_stars[0] < 2:
+        score -= 5.0
+    threatened = False
+    if theirs:
+        st_theirs = _stats(theirs)
+        score -= 1.5 * st_theirs[1]
+        threatened = st_theirs[4] >= st_mine[4]
+        if threatened and enemy_red is not None:
+            score -= 12.0 if enemy_red else 5.0
+    all_colours = _stats(stars + mine + theirs)[2]
+    for c in range(4):
+        n = all_colours[c]
+        if n >= 3:
+            on_star = st_stars[3] >> c & 1
+            if n == 3:
+                score -= 5.0 if on_star else 2.0
+            else:
+                score -= 14.0 if on_star else 6.0
+    return score, threatened
+
+
 def side_terms(systems: tuple[int, ...], player: int, pressure: float = 1.0) -> float:
     """The sum of ``player``'s terms (material, access, home defence, catastrophe risk, pressure).
 
@@ -96,16 +144,8 @@ def side_terms(systems: tuple[int, ...], player: int, pressure: float = 1.0) -> 
         theirs = (s >> op_shift) & mask
         star_colours = facts(s & mask).colours
         if mine:
-            st = _stats(mine)
-            material += st[1]
-            access |= star_colours | st[3]
-            crowd = _stats((s & mask) + mine + theirs)[2]
-            for c in range(4):
-                if st[6][c]:
-                    if crowd[c] >= 4:
-                        material -= st[6][c]
-                    elif crowd[c] == 3:
-                        material -= 0.25 * st[6][c]
+            material = material_at(mine, theirs, s & mask, material)
+            access |= star_colours | _stats(mine)[3]
         if theirs and (star_colours | facts(theirs).colours) & 1:
             enemy_red = True
     score = material * 10.0
@@ -114,31 +154,7 @@ def side_terms(systems: tuple[int, ...], player: int, pressure: float = 1.0) -> 
             score += ACCESS_VALUE[c]
     if home >= 0:
         s = systems[home]
-        stars = s & mask
-        mine = (s >> my_shift) & mask
-        theirs = (s >> op_shift) & mask
-        st_mine = _stats(mine)
-        st_stars = _stats(stars)
-        if st_mine[0] < 2:
-            score -= 4.0
-        if st_mine[4] < 3:
-            score -= 3.0
-        if st_stars[0] < 2:
-            score -= 5.0
-        if theirs:
-            st_theirs = _stats(theirs)
-            score -= 1.5 * st_theirs[1]
-            if st_theirs[4] >= st_mine[4]:
-                score -= 12.0 if enemy_red else 5.0
-        all_colours = _stats(stars + mine + theirs)[2]
-        for c in range(4):
-            n = all_colours[c]
-            if n >= 3:
-                on_star = st_stars[3] >> c & 1
-                if n == 3:
-                    score -= 5.0 if on_star else 2.0
-                else:
-                    score -= 14.0 if on_star else 6.0
+        score = home_terms(s & mask, (s >> my_shift) & mask, (s >> op_shift) & mask, score, enemy_red)[0]
     if enemy_home >= 0:
         s = systems[enemy_home]
         mine = (s >> my_shift) & mask

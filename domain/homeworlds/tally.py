@@ -12,7 +12,7 @@ speed.
 
 from __future__ import annotations
 
-from .evaluation import ACCESS_VALUE, SHIP_VALUE, WIN, _largest_red, _stats
+from .evaluation import ACCESS_VALUE, SHIP_VALUE, WIN, _largest_red, _stats, home_terms, material_at
 from .pieces import PILE_MASK, SIZE_OF, facts
 from .position import HOME_SHIFT
 
@@ -24,20 +24,6 @@ _SYSTEMS: dict[int, _System] = {}
 _HOMES: dict[tuple[int, int], tuple[float, bool]] = {}
 _CAPTURES: dict[tuple[int, int], tuple[int, tuple[float, ...], float]] = {}
 _ACCESS: tuple[float, ...] = tuple(sum(ACCESS_VALUE[c] for c in range(4) if bits >> c & 1) for bits in range(16))
-
-
-def _material(mine: int, theirs: int, stars: int) -> float:
-    """The material of ``mine`` less its share at risk of a catastrophe in its system."""
-    st = _stats(mine)
-    crowd = _stats(stars + mine + theirs)[2]
-    material = st[1]
-    for c in range(4):
-        if st[6][c]:
-            if crowd[c] >= 4:
-                material -= st[6][c]
-            elif crowd[c] == 3:
-                material -= 0.25 * st[6][c]
-    return material
 
 
 def _system(s: int) -> _System:
@@ -60,7 +46,7 @@ def _system(s: int) -> _System:
             mine, theirs = ships[p], ships[1 - p]
             if mine:
                 st = _stats(mine)
-                mat[p] = _material(mine, theirs, stars)
+                mat[p] = material_at(mine, theirs, stars)
                 acc[p] = star_facts.colours | st[3]
                 red[p] = bool((star_facts.colours | st[3]) & 1)
                 raw[p] = st[1]
@@ -94,30 +80,7 @@ def _home(s: int, player: int) -> tuple[float, bool]:
         stars = s & mask
         mine = (s >> (24 if player == 0 else 48)) & mask
         theirs = (s >> (48 if player == 0 else 24)) & mask
-        st_mine = _stats(mine)
-        st_stars = _stats(stars)
-        score = 0.0
-        if st_mine[0] < 2:
-            score -= 4.0
-        if st_mine[4] < 3:
-            score -= 3.0
-        if st_stars[0] < 2:
-            score -= 5.0
-        threatened = False
-        if theirs:
-            st_theirs = _stats(theirs)
-            score -= 1.5 * st_theirs[1]
-            threatened = st_theirs[4] >= st_mine[4]
-        all_colours = _stats(stars + mine + theirs)[2]
-        for c in range(4):
-            n = all_colours[c]
-            if n >= 3:
-                on_star = st_stars[3] >> c & 1
-                if n == 3:
-                    score -= 5.0 if on_star else 2.0
-                else:
-                    score -= 14.0 if on_star else 6.0
-        found = _HOMES[key] = (score, threatened)
+        found = _HOMES[key] = home_terms(stars, mine, theirs)
     return found
 
 
