@@ -1402,6 +1402,8 @@ class GameService(Generic[StoreT]):
             return None
         try:
             record = snapshots.decode(snap, game_id)
+            if record.version > meta.version and self._written_since(game_id, record):
+                return None
             if record.version > meta.version or (record.version == meta.version and record.hash != meta.hash):
                 raise snapshots.SnapshotError("the snapshot does not match the game's metadata")
         except snapshots.SnapshotError as error:
@@ -1409,6 +1411,17 @@ class GameService(Generic[StoreT]):
             self.store.drop_snapshot(game_id, snap.state, snap.version or None)
             return None
         return record
+
+    def _written_since(self, game_id: str, snapshot: Record) -> bool:
+        """Whether a snapshot ahead of the metadata a read began with was saved after it, by a move that the game
+        now holds (it is kept, for later reads), rather than being ahead of the game itself."""
+        try:
+            fresh = self.store.meta(game_id)
+        except UnknownGame:
+            return False
+        return snapshot.version < fresh.version or (
+            snapshot.version == fresh.version and snapshot.hash == fresh.hash
+        )
 
     def _fold(self, record: Record | None, envelopes: Sequence[Envelope]) -> Record:
         for envelope in envelopes:

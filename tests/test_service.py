@@ -125,6 +125,38 @@ class TestFolds:
         assert GameService(store).head(game_id).state == head.state
         assert store.snapshot(game_id) is None
 
+    def test_a_snapshot_saved_after_a_reader_read_the_metadata_is_kept(self, service: GameService) -> None:
+        """A reader whose metadata is one move old meets the snapshot that move saved: it folds from events
+        and leaves the snapshot for the next read (a worker following the outbox did drop it)."""
+        from service import snapshots
+
+        store = service.store
+        writer = GameService(store, snapshot_every=2)
+        game_id = writer.create("tictactoe", SEATS, {}, strong_seed("kept")).record.game_id
+        record = writer.head(game_id)
+        writer.submit(game_id, next(iter(record.game.to_act(record.state))), "a1")
+        old_meta = store.meta(game_id)
+        record = writer.head(game_id)
+        writer.submit(game_id, next(iter(record.game.to_act(record.state))), "b2")
+        saved = store.snapshot(game_id)
+        assert saved is not None and saved.version > old_meta.version
+        reader = GameService(store)
+        assert reader._from_snapshot(game_id, old_meta) is None
+        assert store.snapshot(game_id) == saved
+        assert reader._from_snapshot(game_id, store.meta(game_id)) == snapshots.decode(saved, game_id)
+
+    def test_a_snapshot_ahead_of_the_game_itself_is_dropped(self, service: GameService) -> None:
+        import dataclasses
+
+        from service import snapshots
+
+        store = service.store
+        game_id = service.create("tictactoe", SEATS, {}, strong_seed("ahead")).record.game_id
+        head = service.head(game_id)
+        store.save_snapshot(game_id, snapshots.encode(dataclasses.replace(head, version=head.version + 5)))
+        assert GameService(store).head(game_id) == head
+        assert store.snapshot(game_id) is None
+
     def test_concurrent_moves_without_expected_version_all_land_or_are_refused_cleanly(
         self, service: GameService
     ) -> None:
