@@ -281,9 +281,11 @@ local function take_rate(KEYS, ARGV)
       redis.call('PEXPIRE', KEYS[i], period)
       count = count + 1
     end
-    local frees = redis.call('ZRANGE', KEYS[i], math.max(0, count - limit), math.max(0, count - limit), 'WITHSCORES')
     local reset = now + period
-    if frees[2] then reset = tonumber(frees[2]) + period end
+    if count > 0 then
+      local frees = redis.call('ZRANGE', KEYS[i], math.max(0, count - limit), math.max(0, count - limit), 'WITHSCORES')
+      if frees[2] then reset = tonumber(frees[2]) + period end
+    end
     out[i] = {room, math.max(0, limit - count), reset}
   end
   return out

@@ -35,8 +35,7 @@ from domain.table.record import (
     Record,
     accept_command,
     decline_command,
-    finishes,
-    fold_envelope,
+    fold_envelopes,
     move_command,
     score_command,
     timeout_command,
@@ -462,7 +461,7 @@ class GameService(Generic[StoreT]):
                 while len(self._missed) > self._cache_size:
                     self._missed.popitem(last=False)
             return None
-        return dataclasses.replace(result, seat=seat)
+        return MoveResult(result.record, result.events, result.duplicate, seat)
 
     def submit_for_server(
         self, game_id: str, seat: int, move: JSON, *, command: str, expected_version: int | None = None
@@ -1302,11 +1301,14 @@ class GameService(Generic[StoreT]):
         """Seal, fold and append ``events`` after ``record``; with a ``guard``, the append also checks the
         seat's token and counts its rate windows, whose answers go to ``settle`` (which refuses by raising)."""
         now = _now_ms()
-        finishing = finishes(record, events)
-        if finishing:
-            events = [*events, revealed(*(seed or self.store.sealed_seed(record.game_id)))]
         envelopes = self._seal(record.game_id, record.game, record.hash, record.version, events, seat=seat, now=now)
         new = self._fold(record, envelopes)
+        finishing = new.over and not record.over
+        if finishing:
+            last = envelopes[-1]
+            reveal = revealed(*(seed or self.store.sealed_seed(record.game_id)))
+            envelopes += self._seal(record.game_id, record.game, last.hash, last.version, [reveal], seat=seat, now=now)
+            new = self._fold(new, envelopes[-1:])
         try:
             appended = self.store.append(
                 record.game_id,
@@ -1419,25 +1421,23 @@ class GameService(Generic[StoreT]):
             fresh = self.store.meta(game_id)
         except UnknownGame:
             return False
-        return snapshot.version < fresh.version or (
-            snapshot.version == fresh.version and snapshot.hash == fresh.hash
-        )
+        return snapshot.version < fresh.version or (snapshot.version == fresh.version and snapshot.hash == fresh.hash)
 
     def _fold(self, record: Record | None, envelopes: Sequence[Envelope]) -> Record:
-        for envelope in envelopes:
-            try:
-                record = fold_envelope(record, envelope)
-            except contract.UnknownRulesVersion as unknown:
-                raise RulesVersionUnavailable(
-                    f"game {envelope.game_id} was played under rules {unknown.rules_version!r}, which this server "
-                    f"does not have: {unknown}",
-                    game=unknown.name,
-                    rules_version=unknown.rules_version,
-                    hosted=unknown.known,
-                ) from None
-        if record is None:
-            raise GameNotFound("the game has no events")
-        return record
+        if not envelopes:
+            if record is None:
+                raise GameNotFound("the game has no events")
+            return record
+        try:
+            return fold_envelopes(record, envelopes)
+        except contract.UnknownRulesVersion as unknown:
+            raise RulesVersionUnavailable(
+                f"game {envelopes[0].game_id} was played under rules {unknown.rules_version!r}, which this server "
+                f"does not have: {unknown}",
+                game=unknown.name,
+                rules_version=unknown.rules_version,
+                hosted=unknown.known,
+            ) from None
 
     def _remember_role(self, game_id: str, hashed: str, role: str) -> None:
         """Hold what a seat's token (by its hash) stands for in a game, for :meth:`_move_from_cache`."""

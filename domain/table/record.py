@@ -213,27 +213,55 @@ def fold_envelope(record: Record | None, envelope: Logged) -> Record:
     A game is folded under the rules version its ``GameCreated`` records, whatever the current
     version is; :class:`contract.UnknownRulesVersion` when this server does not have it.
     """
+    return fold_envelopes(record, (envelope,))
+
+
+def fold_envelopes(record: Record | None, envelopes: Sequence[Logged]) -> Record:
+    """Apply stored events in order, as :func:`fold_envelope` one at a time would, building the record once.
+
+    ``ValueError`` for no record and no events.
+    """
+    if not envelopes:
+        if record is None:
+            raise ValueError("a game must begin with GameCreated, and there is no event")
+        return record
+    rest: Sequence[Logged] = envelopes
     if record is None:
-        created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
-        if not isinstance(created, GameCreated):
-            raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
-        game = contract.get(created.game, created.rules_version)
-        state = game.initial(len(created.seats), seats_module.rules_options(created.options))
-        return Record(
-            game_id=envelope.game_id,
-            game=game,
-            version=envelope.version,
-            hash=envelope.hash,
-            created=created,
-            created_ms=envelope.recorded_at,
-            updated_ms=envelope.recorded_at,
-            state=state,
-            outcome=game.outcome(state),
-            seat_versions=(envelope.version,) * len(created.seats),
-            challenged=frozenset(seats_module.registered(created.seats)),
-        )
-    changes: dict[str, Any] = {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
-    before = record.game.to_act(record.state)
+        record, rest = _created(envelopes[0]), envelopes[1:]
+    changes: dict[str, Any] = {}
+    for envelope in rest:
+        _fold_into(record, changes, envelope)
+    return dataclasses.replace(record, **changes) if changes else record
+
+
+def _created(envelope: Logged) -> Record:
+    """The record a game's first event, its ``GameCreated``, begins."""
+    created = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
+    if not isinstance(created, GameCreated):
+        raise ValueError(f"a game must begin with GameCreated, not {envelope.type}")
+    game = contract.get(created.game, created.rules_version)
+    state = game.initial(len(created.seats), seats_module.rules_options(created.options))
+    return Record(
+        game_id=envelope.game_id,
+        game=game,
+        version=envelope.version,
+        hash=envelope.hash,
+        created=created,
+        created_ms=envelope.recorded_at,
+        updated_ms=envelope.recorded_at,
+        state=state,
+        outcome=game.outcome(state),
+        seat_versions=(envelope.version,) * len(created.seats),
+        challenged=frozenset(seats_module.registered(created.seats)),
+    )
+
+
+def _fold_into(record: Record, changes: dict[str, Any], envelope: Logged) -> None:
+    """Add what one more event changes to ``changes``, the fields of ``record`` already changed."""
+    game = record.game
+    state = changes.get("state", record.state)
+    before = game.to_act(state)
+    changes |= {"version": envelope.version, "hash": envelope.hash, "updated_ms": envelope.recorded_at}
     if envelope.type in SERVICE_EVENTS:
         event = contract.decode_event(SERVICE_EVENTS, envelope.type, envelope.payload)
         if isinstance(event, SeedRevealed):
@@ -241,22 +269,21 @@ def fold_envelope(record: Record | None, envelope: Logged) -> Record:
         elif isinstance(event, GameScored):
             changes["scored"] = event
         elif isinstance(event, ChallengeAccepted):
-            changes["challenged"] = record.challenged - {event.seat}
+            changes["challenged"] = changes.get("challenged", record.challenged) - {event.seat}
         elif isinstance(event, GameCancelled):
             changes["cancelled"] = event
         elif isinstance(event, RatingsUpdated):
             changes["ratings"] = event
+        after = before
     else:
-        game = record.game
-        state = game.evolve(record.state, contract.decode_event(game.events, envelope.type, envelope.payload))
-        changes |= {"state": state, "outcome": game.outcome(state)}
-    after = record.game.to_act(changes.get("state", record.state))
+        state = game.evolve(state, contract.decode_event(game.events, envelope.type, envelope.payload))
+        changes["state"], changes["outcome"] = state, game.outcome(state)
+        after = game.to_act(state)
     over = changes.get("outcome", record.outcome) is not None
     changes["seat_versions"] = tuple(
         envelope.version if relevant_to(seat, envelope.seat, before, after, over) else version
-        for seat, version in enumerate(record.seat_versions)
+        for seat, version in enumerate(changes.get("seat_versions", record.seat_versions))
     )
-    return dataclasses.replace(record, **changes)
 
 
 def relevant_to(seat: int, actor: int | None, before: frozenset[int], after: frozenset[int], over: bool) -> bool:
