@@ -39,30 +39,6 @@ class GameKeys:
     snapshot_states: str = ""
 
 
-@functools.lru_cache(maxsize=4096)
-def _game_keys(namespace: str, game_id: str) -> GameKeys:
-    """The keys of one game (the same strings every time: a move needs them on every append)."""
-    b = bucket_of(game_id)
-    tag = f"{namespace}:{{b{b:02d}}}"
-    prefix = f"{tag}:g:{game_id}"
-    return GameKeys(
-        events=f"{prefix}:events",
-        meta=f"{prefix}:meta",
-        idempotency=f"{prefix}:idem",
-        snapshot=f"{prefix}:snap",
-        tokens=f"{prefix}:tokens",
-        seed=f"{prefix}:seed",
-        secrets=f"{prefix}:secrets",
-        deliveries=f"{prefix}:deliveries",
-        verdicts=f"{prefix}:verdicts",
-        listing=f"{prefix}:listing",
-        outbox=f"{tag}:outbox",
-        bucket=b,
-        snapshots=f"{prefix}:snaps",
-        snapshot_states=f"{prefix}:snapv",
-    )
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Keyspace:
     """Key names under one namespace (tests use a namespace of their own)."""
@@ -73,7 +49,7 @@ class Keyspace:
         return f"{self.namespace}:{{b{bucket:02d}}}"
 
     def game(self, game_id: str) -> GameKeys:
-        return _game_keys(self.namespace, game_id)
+        return _game_keys(self, game_id)
 
     def outbox(self, bucket: int) -> str:
         return f"{self.tag(bucket)}:outbox"
@@ -171,3 +147,26 @@ class Keyspace:
     def pattern(self) -> str:
         """A SCAN pattern for every key of this namespace."""
         return f"{self.namespace}:*"
+
+
+@functools.lru_cache(maxsize=4096)
+def _game_keys(keyspace: Keyspace, game_id: str) -> GameKeys:
+    """The keys of one game, made once (a move needs them on every append)."""
+    b = bucket_of(game_id)
+    prefix = f"{keyspace.tag(b)}:g:{game_id}"
+    return GameKeys(
+        events=f"{prefix}:events",
+        meta=f"{prefix}:meta",
+        idempotency=f"{prefix}:idem",
+        snapshot=f"{prefix}:snap",
+        tokens=f"{prefix}:tokens",
+        seed=f"{prefix}:seed",
+        secrets=f"{prefix}:secrets",
+        deliveries=f"{prefix}:deliveries",
+        verdicts=f"{prefix}:verdicts",
+        listing=f"{prefix}:listing",
+        outbox=keyspace.outbox(b),
+        bucket=b,
+        snapshots=f"{prefix}:snaps",
+        snapshot_states=f"{prefix}:snapv",
+    )
