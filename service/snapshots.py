@@ -13,6 +13,8 @@ import functools
 import hashlib
 import json
 import typing
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from domain import contract
@@ -28,13 +30,16 @@ class SnapshotError(ValueError):
     """A snapshot that is stale (other rules, other schema, another game) or does not decode."""
 
 
-def _record_hints(state_type: type) -> dict[str, Any]:
+@functools.cache
+def _record_hints(state_type: Any) -> Mapping[str, Any]:
     hints = typing.get_type_hints(Record)
-    return {
-        f.name: state_type if f.name == "state" else hints[f.name]
-        for f in dataclasses.fields(Record)
-        if f.name != "game"
-    }
+    return MappingProxyType(
+        {
+            f.name: state_type if f.name == "state" else hints[f.name]
+            for f in dataclasses.fields(Record)
+            if f.name != "game"
+        }
+    )
 
 
 def schema(state_type: type) -> str:
@@ -50,7 +55,7 @@ def _schema(state_type: Any) -> str:
 
 def encode(record: Record) -> Snapshot:
     """The snapshot of ``record``; raises :class:`codec.CodecError` if its state does not fit its type hints."""
-    state_type = type(record.state)
+    state_type: type = type(record.state)
     data = {n: codec.encode(getattr(record, n), h) for n, h in _record_hints(state_type).items()}
     raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     return Snapshot(record.version, record.created.rules_version, raw, schema(state_type))
@@ -72,7 +77,7 @@ def decode(snapshot: Snapshot, game_id: str) -> Record:
         raise SnapshotError(f"taken under rules {snapshot.rules_version}, the game is {created.rules_version}")
     try:
         game = contract.get(created.game, created.rules_version)
-        state_type = type(game.initial(len(created.seats), rules_options(created.options)))
+        state_type: type = type(game.initial(len(created.seats), rules_options(created.options)))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise SnapshotError(str(error)) from None
     if snapshot.schema != schema(state_type):
