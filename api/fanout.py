@@ -4,7 +4,8 @@ A :class:`Hub` holds one :class:`Feed` per game that at least one live stream of
 process follows. One reader per bucket (a thread, which gevent's monkey-patching turns
 into a greenlet) blocks on the streams of all the bucket's followed games at once
 (``RedisStore.wait_many``: one XREAD on keys that share the bucket's hash tag, so it
-names one slot under a Redis Cluster), folds each new head once, and wakes the game's
+names one slot under a Redis Cluster), folds what it read onto each game's head (no further read), and
+wakes the game's
 subscribers through a ``threading.Condition``. Subscribers share the envelopes it read
 and the projections they render: all spectators of a game share one SSE frame per event,
 each seat renders its own. A feed leaves the hub once its last subscriber has left (within
@@ -48,17 +49,11 @@ class Feed:
         self.changed = threading.Condition()
         self._envelopes: dict[int, Envelope] = {}
         self._frames: dict[tuple[int, Viewer, bool], str] = {}
-        self._limits: dict[tuple[int, Viewer], int] = {}
         self.reader: threading.Thread = hub.reader_thread(self.bucket)
 
     def limit(self, head: Record, viewer: Viewer) -> int:
-        """The newest version ``viewer`` may see at ``head`` (``GameService.visible``, computed once per head)."""
-        key = (head.version, viewer)
-        found = self._limits.get(key)
-        if found is None:
-            found = min(head.version, self.hub.svc.visible(self.game_id, viewer).version)
-            self._limits = {k: v for k, v in self._limits.items() if k[0] == head.version} | {key: found}
-        return found
+        """The newest version ``viewer`` may see at ``head`` (``GameService.visible_version``: no read)."""
+        return self.hub.svc.visible_version(head, viewer)
 
     def frames(self, head: Record, viewer: Viewer, after: int, upto: int) -> Iterator[tuple[int, str]]:
         """``(version, SSE frame)`` for the events with ``after < version <= upto``, as ``viewer`` may see them."""
@@ -119,6 +114,7 @@ class Hub:
         self.block_ms = block_ms
         self.id = uuid.uuid4().hex
         self.feeds: dict[str, Feed] = {}
+        self._by_bucket: dict[int, dict[str, Feed]] = {}
         self.readers: dict[int, threading.Thread] = {}
         self._lock = threading.Lock()
 
@@ -149,13 +145,14 @@ class Hub:
         """The feeds of ``bucket`` that still have a subscriber; the others leave the hub. With none left, the
         bucket's reader is forgotten (and ends)."""
         with self._lock:
-            for game_id, feed in list(self.feeds.items()):
-                if feed.bucket == bucket and feed.subscribers <= 0:
-                    del self.feeds[game_id]
-            kept = {g: f for g, f in self.feeds.items() if f.bucket == bucket}
+            kept = self._by_bucket.get(bucket, {})
+            for game_id, feed in list(kept.items()):
+                if feed.subscribers <= 0:
+                    del kept[game_id], self.feeds[game_id]
             if not kept:
+                self._by_bucket.pop(bucket, None)
                 self.readers.pop(bucket, None)
-            return kept
+            return dict(kept)
 
     def _start(self, game_id: str) -> Feed:
         head = self.svc.head(game_id)
@@ -164,6 +161,7 @@ class Hub:
             feed = self.feeds.get(game_id)
             if feed is None:
                 feed = self.feeds[game_id] = Feed(self, game_id, head)
+                self._by_bucket.setdefault(feed.bucket, {})[game_id] = feed
                 if self.readers.get(feed.bucket) is not feed.reader:
                     self.readers[feed.bucket] = feed.reader
                     started = True
@@ -199,7 +197,7 @@ class Hub:
                     continue
                 feed = feeds[game_id]
                 try:
-                    feed.deliver(svc.head(game_id), arrived)
+                    feed.deliver(svc.advanced(feed.head, arrived), arrived)
                 except Exception as error:
                     self._drop(feed, error)
 
@@ -207,7 +205,7 @@ class Hub:
         """Remove a failed feed, so that the next subscriber starts a fresh one, and end its streams."""
         with self._lock:
             if self.feeds.get(feed.game_id) is feed:
-                del self.feeds[feed.game_id]
+                del self.feeds[feed.game_id], self._by_bucket[feed.bucket][feed.game_id]
         feed.fail(error)
 
 

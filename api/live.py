@@ -40,7 +40,8 @@ LAST_EVENT_ID = {
 def game_events(
     svc: GameService, game_id: str, viewer: Viewer, after: int, heartbeat_s: int, hub: Hub | None = None
 ) -> Generator[str, None, None]:
-    """SSE frames: each event once, in order, as ``viewer`` may see it; a comment when idle.
+    """SSE frames: each event once, in order, as ``viewer`` may see it (those ready together in one chunk); a
+    comment when idle.
 
     The stream follows the game through this process's :class:`~api.fanout.Hub` (``hub``, or the one
     for ``svc``): one blocking read per game and process, whatever the number of streams.
@@ -52,10 +53,11 @@ def game_events(
             head = feed.head
             limit = feed.limit(head, viewer)
             if limit > after:
-                for version, frame in feed.frames(head, viewer, after, limit):
-                    yield frame
-                    after = version
-                last_output = time.monotonic()
+                frames = list(feed.frames(head, viewer, after, limit))
+                if frames:
+                    yield "".join(frame for _, frame in frames)
+                    after = frames[-1][0]
+                    last_output = time.monotonic()
             if (head.cancelled is not None or (head.over and head.scored is not None)) and after >= head.version:
                 yield f"event: end\ndata: {canonical({'version': head.version})}\n\n"
                 return

@@ -1164,10 +1164,30 @@ class GameService(Generic[StoreT]):
         return self._visible(self.head(game_id), viewer)
 
     def _visible(self, head: Record, viewer: Viewer) -> Record:
+        version = self.visible_version(head, viewer)
+        return head if version == head.version else self._at(head, version)
+
+    @staticmethod
+    def visible_version(head: Record, viewer: Viewer) -> int:
+        """The newest version ``viewer`` may see when the game is at ``head`` (see :meth:`visible`); no read."""
         delay = int(head.created.options.get("spectator_delay", 0))
         if not delay or head.over or isinstance(viewer, int):
-            return head
-        return self._at(head, max(1 + head.created.setup_events, head.version - delay))
+            return head.version
+        return max(1 + head.created.setup_events, head.version - delay)
+
+    def advanced(self, record: Record, envelopes: Sequence[Envelope]) -> Record:
+        """``record`` moved on by the events that follow it in its stream, as a live reader read them, with no
+        further read; any other events (a gap, another game, an older version) give :meth:`head` instead."""
+        fresh = [e for e in envelopes if e.version > record.version]
+        contiguous = all(
+            e.game_id == record.game_id and e.version == record.version + 1 + i for i, e in enumerate(fresh)
+        )
+        if not contiguous:
+            return self.head(record.game_id)
+        folded = self._fold(record, fresh)
+        if folded is not record:
+            self._remember(folded)
+        return folded
 
     def events_for(
         self, game_id: str, viewer: Viewer, *, after: int = 0, limit: int | None = None

@@ -12,6 +12,7 @@ import pytest
 from api.fanout import Hub, hub_for
 from api.live import game_events
 from domain.contract import Role, Viewer
+from events.store import RedisStore
 from service.games import GameService
 from tests.conftest import wait_for
 from tests.test_streams import SSE, create, ids, move
@@ -30,9 +31,8 @@ class Follower:
         self.thread.start()
 
     def _read(self) -> None:
-        for frame in self.frames:
-            if frame.startswith("id: "):
-                self.versions.append(int(frame.split("\n", 1)[0][4:]))
+        for chunk in self.frames:
+            self.versions.extend(int(line[4:]) for line in chunk.split("\n") if line.startswith("id: "))
             if self.stop.is_set():
                 break
         self.frames.close()
@@ -111,6 +111,62 @@ class TestOneReaderForManyStreams:
         wait_for(lambda: ids(resumed) == list(range(7, 13)) and ids(watching) == list(range(1, 13)))
         resumed.close()
         watching.close()
+
+
+class TestNoReadPerEvent:
+    def test_the_reader_folds_what_it_read_and_reads_the_game_no_more(
+        self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A second service on the same store stands for another API process: once its followers have
+        started, its only reads are the bucket's blocking waits, whatever the number of moves (and the
+        spectator, held one event behind, needs no read either)."""
+        other = GameService(RedisStore(service.store.redis, service.store.keys))
+        hub = Hub(other, block_ms=200)
+        game = new_game(client, options={"spectator_delay": 1})
+        spectator, seat = Follower(other, hub, game["id"], Role.SPECTATOR), Follower(other, hub, game["id"], 0)
+        wait_for(lambda: seat.versions == [1, 2, 3, 4] and spectator.versions == [1, 2, 3, 4])
+        reads: list[str] = []
+
+        def counted(name: str) -> Any:
+            real = getattr(other.store, name)
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                reads.append(name)
+                return real(*args, **kwargs)
+
+            return call
+
+        for name in ("glance", "meta", "read", "snapshot"):
+            monkeypatch.setattr(other.store, name, counted(name))
+        play(client, game, SQUARES)
+        final = service.head(game["id"]).version
+        wait_for(lambda: seat.versions == list(range(1, final + 1)))
+        wait_for(lambda: spectator.versions == list(range(1, final)))
+        assert reads == []
+        assert hub.feeds[game["id"]].head == service.head(game["id"])
+        spectator.close()
+        seat.close()
+
+    def test_advanced_is_the_head_and_a_gap_reads_the_game(self, client: Any, service: GameService) -> None:
+        game = new_game(client)
+        start = service.head(game["id"])
+        play(client, game, ("a1", "b2"))
+        after = service.store.read(game["id"], after=start.version)
+        head = service.head(game["id"])
+        assert service.advanced(start, after) == head
+        assert service.advanced(start, after[1:]) == head
+        assert service.advanced(start, []) is start
+        assert service.advanced(head, after) is head
+
+    def test_events_ready_together_go_out_in_one_chunk(self, client: Any, service: GameService, hub: Hub) -> None:
+        game = new_game(client)
+        play(client, game, ("a1", "b2"))
+        frames = game_events(service, game["id"], Role.SPECTATOR, 0, 1, hub=hub)
+        assert next(frames) == "retry: 2000\n\n"
+        chunk = next(frames)
+        frames.close()
+        last = service.head(game["id"]).version
+        assert [int(line[4:]) for line in chunk.split("\n") if line.startswith("id: ")] == list(range(1, last + 1))
 
 
 class TestSpectatorDelay:

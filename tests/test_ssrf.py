@@ -377,8 +377,11 @@ class TestWhoSeesTheURL:
         return out
 
     def stream(self, service: GameService, game_id: str, viewer: Any) -> str:
-        frames = game_events(service, game_id, viewer, 0, 1)
-        return "".join(next(frames) for _ in range(1 + service.head(game_id).version))
+        frames, last, text = game_events(service, game_id, viewer, 0, 1), service.head(game_id).version, ""
+        while f"id: {last}\n" not in text:
+            text += next(frames)
+        frames.close()
+        return text
 
     def test_the_created_response_shows_the_creator_its_url(self, game: dict[str, Any]) -> None:
         assert game["seats"][0]["bot"] == {"webhook": self.URL}
