@@ -159,8 +159,8 @@ class Game(MethodView):
     @blp.doc(responses=NOT_MODIFIED)
     def get(self, game_id: str) -> Any:
         """Read a game as the requester sees it: a seat with its token, a spectator without one."""
-        viewer = service().viewer_for(game_id, bearer_token())
-        record = service().visible(game_id, viewer)
+        viewer, head = service().reading(game_id, bearer_token())
+        record = service().visible(game_id, viewer, head=head)
         return etagged(detail(record, viewer), record.version)
 
 
@@ -231,8 +231,8 @@ class Events(MethodView):
     @blp.doc(**docs.operation("listEvents", 400, 401, 404, 409, 429, success=[200], security=docs.OPTIONAL_BEARER))
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The events after version `after`, as the requester may see them."""
-        viewer = service().viewer_for(game_id, bearer_token())
-        version, events = service().events_for(game_id, viewer, after=query["after"], limit=query["limit"])
+        viewer, head = service().reading(game_id, bearer_token())
+        version, events = service().events_for(game_id, viewer, after=query["after"], limit=query["limit"], head=head)
         return {"version": version, "events": events}
 
 
@@ -244,8 +244,8 @@ class State(MethodView):
     @blp.doc(responses=NOT_MODIFIED)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The requester's view of the state at version `at` (the newest without it)."""
-        viewer = service().viewer_for(game_id, bearer_token())
-        version, state = service().state_at(game_id, viewer, query["at"])
+        viewer, head = service().reading(game_id, bearer_token())
+        version, state = service().state_at(game_id, viewer, query["at"], head=head)
         return etagged({"version": version, "state": state}, version)
 
 

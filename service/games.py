@@ -1133,7 +1133,8 @@ class GameService(Generic[StoreT]):
         return self.store.read(game_id, after=after, limit=limit)
 
     def viewer_for(self, game_id: str, token: str | None) -> Viewer:
-        """The viewer a bearer token stands for; a spectator without one."""
+        """The viewer a bearer token stands for; a spectator without one. A token's viewer is found without
+        folding the game, so that even a damaged game's creator is known (to verify it)."""
         if token is None:
             self.head(game_id)
             return Role.SPECTATOR
@@ -1142,6 +1143,18 @@ class GameService(Generic[StoreT]):
             self.head(game_id)
             raise Unauthorized(NOT_THIS_GAMES_TOKEN)
         return _viewer_of_role(role)
+
+    def reading(self, game_id: str, token: str | None) -> tuple[Viewer, Record]:
+        """The viewer a bearer token stands for (a spectator without one) and the game's head, in one read:
+        :class:`GameNotFound` for an unknown game, then :class:`Unauthorized` for another game's token."""
+        hashed = None if token is None else token_hash(token)
+        glance, cached = self._glance(game_id, token_hash=hashed)
+        head = self._current(game_id, glance, cached)
+        if hashed is None:
+            return Role.SPECTATOR, head
+        if glance.role is None:
+            raise Unauthorized(NOT_THIS_GAMES_TOKEN)
+        return _viewer_of_role(glance.role), head
 
     def seat_for(self, game_id: str, token: str | None) -> int:
         """The seat whose ``token`` it is: :class:`Unauthorized` without one or with another game's,
@@ -1158,10 +1171,11 @@ class GameService(Generic[StoreT]):
         game_id, seat = found.rsplit(":", 1)
         return game_id, int(seat)
 
-    def visible(self, game_id: str, viewer: Viewer) -> Record:
+    def visible(self, game_id: str, viewer: Viewer, *, head: Record | None = None) -> Record:
         """The newest record ``viewer`` may see: spectators (and the creator, who reads as one while
-        the game runs) are held ``spectator_delay`` events behind a running game."""
-        return self._visible(self.head(game_id), viewer)
+        the game runs) are held ``spectator_delay`` events behind a running game. ``head``: the game's
+        head as this request already read it (see :meth:`reading`)."""
+        return self._visible(head if head is not None else self.head(game_id), viewer)
 
     def _visible(self, head: Record, viewer: Viewer) -> Record:
         version = self.visible_version(head, viewer)
@@ -1190,21 +1204,23 @@ class GameService(Generic[StoreT]):
         return folded
 
     def events_for(
-        self, game_id: str, viewer: Viewer, *, after: int = 0, limit: int | None = None
+        self, game_id: str, viewer: Viewer, *, after: int = 0, limit: int | None = None, head: Record | None = None
     ) -> tuple[int, list[dict[str, Any]]]:
-        """The version ``viewer`` sees, and the events after ``after`` up to it, as ``viewer`` may see them."""
-        head = self.head(game_id)
+        """The version ``viewer`` sees, and the events after ``after`` up to it, as ``viewer`` may see them
+        (``head`` as in :meth:`visible`)."""
+        head = head if head is not None else self.head(game_id)
         version = self._visible(head, viewer).version
         envelopes = self.store.read(game_id, after=after, upto=version, limit=limit)
         return version, [self.project(head, e, viewer) for e in envelopes]
 
-    def state_at(self, game_id: str, viewer: Viewer, at: int | None) -> tuple[int, JSON]:
-        """``viewer``'s view of the state at version ``at`` (the newest it may see without one).
+    def state_at(self, game_id: str, viewer: Viewer, at: int | None, *, head: Record | None = None) -> tuple[int, JSON]:
+        """``viewer``'s view of the state at version ``at`` (the newest it may see without one; ``head`` as in
+        :meth:`visible`).
 
         Once the game is over the creator reads every past state whole. The states inside the deal
         (before version ``1 + setup_events``) were never a position of the game, as for :meth:`fork`.
         """
-        head = self.head(game_id)
+        head = head if head is not None else self.head(game_id)
         visible = self._visible(head, viewer)
         first = 1 + head.created.setup_events
         if at is not None and not first <= at <= visible.version:

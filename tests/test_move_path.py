@@ -13,7 +13,7 @@ from events.store import EventStore, RateCount, RateWindow, RedisStore
 from service.games import GameNotFound, GameService, RateCheck, SeatSpec, StaleVersion
 
 SEATS = [SeatSpec("Ada"), SeatSpec("Bob")]
-READS = ("glance", "take_rate_and_glance", "meta", "read", "sealed_seed", "snapshot", "prior_result")
+READS = ("glance", "take_rate_and_glance", "meta", "read", "sealed_seed", "snapshot", "prior_result", "role_of")
 
 
 class Spy:
@@ -143,3 +143,23 @@ def test_a_game_gone_from_the_store_is_not_found_though_this_process_held_it(
     here.store.redis.delete(here.store.keys.game(game_id).meta)
     with pytest.raises(GameNotFound):
         here.submit_with_token(game_id, created.seat_tokens[seat], "a1", rate=Limits(f"token:{game_id}").check("m1"))
+
+
+@pytest.mark.parametrize("path", ["", "/events", "/state"])
+def test_a_read_of_a_game_this_process_holds_is_one_store_call(
+    client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """The requester's viewer and the game's head come from the same read (``GameService.reading``)."""
+    game = client.post("/v1/games", json={"game": "tictactoe", "seats": [{"name": "a"}, {"name": "b"}]}).json
+    url = f"/v1/games/{game['id']}{path}"
+    readers = {"spectator": {}, "seat": {"Authorization": f"Bearer {game['seats'][0]['token']}"}}
+    spy = Spy(service.store, monkeypatch)
+    for who, headers in readers.items():
+        assert client.get(url, headers=headers).status_code == 200
+        spy.calls.clear()
+        assert client.get(url, headers=headers).status_code == 200
+        assert spy.calls == (["glance", "read"] if path == "/events" else ["glance"]), f"{who}: {spy.calls}"
+    wrong = client.get(url, headers={"Authorization": "Bearer not-a-token-of-this-game"})
+    assert wrong.status_code == 401 and wrong.json["error"]["code"] == "unauthorized"
+    unknown = client.get(f"/v1/games/{'0' * 16}{path}", headers=readers["seat"])
+    assert unknown.status_code == 404
