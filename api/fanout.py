@@ -4,8 +4,8 @@ A :class:`Hub` holds one :class:`Feed` per game that at least one live stream of
 process follows. One reader per bucket (a thread, which gevent's monkey-patching turns
 into a greenlet) blocks on the streams of all the bucket's followed games at once
 (``RedisStore.wait_many``: one XREAD on keys that share the bucket's hash tag, so it
-names one slot under a Redis Cluster), folds what it read onto each game's head (no further read), and
-wakes the game's
+names one slot under a Redis Cluster), folds the events it read onto each game's head
+with no further read (``GameService.advanced``), and wakes the game's
 subscribers through a ``threading.Condition``. Subscribers share the envelopes it read
 and the projections they render: all spectators of a game share one SSE frame per event,
 each seat renders its own. A feed leaves the hub once its last subscriber has left (within

@@ -1209,7 +1209,7 @@ class GameService(Generic[StoreT]):
         """The version ``viewer`` sees, and the events after ``after`` up to it, as ``viewer`` may see them
         (``head`` as in :meth:`visible`)."""
         head = head if head is not None else self.head(game_id)
-        version = self._visible(head, viewer).version
+        version = self.visible_version(head, viewer)
         envelopes = self.store.read(game_id, after=after, upto=version, limit=limit)
         return version, [self.project(head, e, viewer) for e in envelopes]
 
