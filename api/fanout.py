@@ -51,10 +51,6 @@ class Feed:
         self._frames: dict[tuple[int, Viewer, bool], str] = {}
         self.reader: threading.Thread = hub.reader_thread(self.bucket)
 
-    def limit(self, head: Record, viewer: Viewer) -> int:
-        """The newest version ``viewer`` may see at ``head`` (``GameService.visible_version``: no read)."""
-        return self.hub.svc.visible_version(head, viewer)
-
     def frames(self, head: Record, viewer: Viewer, after: int, upto: int) -> Iterator[tuple[int, str]]:
         """``(version, SSE frame)`` for the events with ``after < version <= upto``, as ``viewer`` may see them."""
         kept = self._envelopes

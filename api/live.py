@@ -51,7 +51,7 @@ def game_events(
         last_output = time.monotonic()
         while True:
             head = feed.head
-            limit = feed.limit(head, viewer)
+            limit = svc.visible_version(head, viewer)
             if limit > after:
                 frames = list(feed.frames(head, viewer, after, limit))
                 if frames:
