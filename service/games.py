@@ -588,8 +588,9 @@ class GameService(Generic[StoreT]):
         raise AssertionError("unreachable: tenacity either returns or raises")
 
     def _opened(self, created: Created) -> Created:
-        """A new game after its registered bots' auto-accept policies answered; the workers hear of it once
-        those answers are in, so a challenge that a policy accepts at once is never sent."""
+        """A new game after its registered bots' auto-accept policies answered. The acceptances are among the
+        creation's own events (:meth:`_accepted_at_once`), so the workers never see such a challenge open;
+        a bot at its limit declines as ``busy`` just after, which cancels the game."""
         record = self._auto_accept(created.record)
         if record is created.record and self.on_append is not None:
             self.on_append(record)
@@ -624,21 +625,27 @@ class GameService(Generic[StoreT]):
             self.store.set_bot_tokens(bot_tokens)
         webhook_secrets = self._register_endpoints(webhook_urls)
         now = _now_ms()
-        self.store.create(
-            record.game_id,
-            record.game.name,
-            record.game.rules_version,
-            envelopes,
-            seed=seed,
-            salt=salt,
-            tokens=roles,
-            created_ms=now,
-            timers=self.timers(record, now),
-            secrets=bot_seat_tokens,
-            forked_from=forked_from,
-            listed=listing.fields_of(record),
-            listed_by_version=listing.held_entries(None, envelopes),
-        )
+        record, envelopes, claimed = self._accepted_at_once(record, envelopes, now)
+        try:
+            self.store.create(
+                record.game_id,
+                record.game.name,
+                record.game.rules_version,
+                envelopes,
+                seed=seed,
+                salt=salt,
+                tokens=roles,
+                created_ms=now,
+                timers=self.timers(record, now),
+                secrets=bot_seat_tokens,
+                forked_from=forked_from,
+                listed=listing.fields_of(record),
+                listed_by_version=listing.held_entries(None, envelopes),
+            )
+        except BaseException:
+            for bot_id in claimed:
+                self.store.release_bot_game(bot_id, record.game_id)
+            raise
         self._remember(record)
         for hashed, role in roles.items():
             self._remember_role(record.game_id, hashed, role)
@@ -850,17 +857,40 @@ class GameService(Generic[StoreT]):
         bot = seats_module.registered(record.created.seats)[seat]
         return self._answer(game_id, seat, bot, "timeout")
 
-    def _auto_accept(self, record: Record) -> Record:
-        """Answer the challenges of bots whose auto-accept policy covers this game: accepted while the bot
-        plays fewer games than its ``max_concurrent``, declined as ``busy`` otherwise."""
+    def _auto_accepting(self, record: Record) -> Iterator[tuple[int, str, int]]:
+        """(seat, bot, ``max_concurrent``) for each open challenge whose bot's auto-accept policy covers this game."""
         for seat, bot_id in sorted(seats_module.registered(record.created.seats).items()):
             if seat not in record.challenged or record.cancelled is not None:
                 continue
             fields = self.store.bot(bot_id) or {}
             policy = json.loads(fields["auto_accept"]) if fields.get("auto_accept") else None
-            if policy is None or record.game.name not in policy["games"]:
-                continue
-            if not self.store.claim_bot_game(bot_id, record.game_id, int(policy["max_concurrent"])):
+            if policy is not None and record.game.name in policy["games"]:
+                yield seat, bot_id, int(policy["max_concurrent"])
+
+    def _accepted_at_once(
+        self, record: Record, envelopes: list[Envelope], now: int
+    ) -> tuple[Record, list[Envelope], list[str]]:
+        """A new game's record and events with the acceptances of the bots whose auto-accept policy covers it
+        and who play fewer games than their limit, before the game is stored; and the bots whose running games
+        now count it (to release if the game is not stored). The other challenges stay open."""
+        claimed: list[str] = []
+        events: list[Event] = []
+        for seat, bot_id, limit in self._auto_accepting(record):
+            if self.store.claim_bot_game(bot_id, record.game_id, limit):
+                claimed.append(bot_id)
+                events += accept_command(record, seat, bot_id, auto=True)
+        if not events:
+            return record, envelopes, claimed
+        last = envelopes[-1]
+        more = self._seal(record.game_id, record.game, last.hash, last.version, events, seat=None, now=now)
+        return self._fold(record, more), [*envelopes, *more], claimed
+
+    def _auto_accept(self, record: Record) -> Record:
+        """Answer the challenges of bots whose auto-accept policy covers this game and that are still open
+        once it is stored: accepted if the bot now plays fewer games than its ``max_concurrent`` (one of its
+        games may have ended since the creation found it at its limit), declined as ``busy`` otherwise."""
+        for seat, bot_id, limit in self._auto_accepting(record):
+            if not self.store.claim_bot_game(bot_id, record.game_id, limit):
                 return self._answer(record.game_id, seat, bot_id, "busy")
             try:
                 record = self._answer(record.game_id, seat, bot_id, "auto")

@@ -14,7 +14,7 @@ import pytest
 import requests
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
-from service.games import GameService
+from service.games import GameService, SeatSpec
 from tests.conftest import Worker, wait_for
 
 RANDOM = {"builtin": "random", "think_ms": 1}
@@ -164,6 +164,41 @@ class TestChallenges:
         wait_for(lambda: service.store.bot_games(bot["id"]) == [], timeout=30)
         third = table(client, bot["id"])
         assert third["challenges"][0]["status"] == "accepted"
+
+    def test_an_auto_accepted_challenge_is_never_open_in_the_stored_game(
+        self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        bot = register(client, auto_accept={"games": ["tictactoe"], "max_concurrent": 1})
+        stored: list[list[str]] = []
+        create = service.store.create
+
+        def recording(game_id: str, *args: Any, **kwargs: Any) -> Any:
+            stored.append([e.type for e in args[2]])
+            return create(game_id, *args, **kwargs)
+
+        monkeypatch.setattr(service.store, "create", recording)
+        first = table(client, bot["id"])
+        assert first["challenges"][0]["status"] == "accepted" and first["to_act"]
+        assert stored[0][-1] == "ChallengeAccepted" and stored[0].count("ChallengeAccepted") == 1
+        assert service.store.bot_games(bot["id"]) == [first["id"]]
+
+        second = table(client, bot["id"])
+        assert second["status"] == "cancelled" and second["challenges"][0]["status"] == "busy"
+        assert "ChallengeAccepted" not in stored[1]
+        assert service.store.bot_games(bot["id"]) == [first["id"]]
+
+    def test_a_game_the_store_refuses_releases_the_bot_games_its_policies_claimed(
+        self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        bot = register(client, auto_accept={"games": ["tictactoe"], "max_concurrent": 1})
+
+        def refusing(*args: Any, **kwargs: Any) -> Any:
+            raise ConnectionError("the store went away")
+
+        monkeypatch.setattr(service.store, "create", refusing)
+        with pytest.raises(ConnectionError):
+            service.create("tictactoe", [SeatSpec("Ada"), SeatSpec("Bot", {"id": bot["id"]})], {})
+        assert service.store.bot_games(bot["id"]) == []
 
     def test_a_fork_challenges_the_bot_again_and_never_carries_its_consent_over(
         self, client: Any, service: GameService
