@@ -291,7 +291,6 @@ class GameService(Generic[StoreT]):
         *,
         snapshot_every: int = 50,
         cache_size: int = 512,
-        on_append: Callable[[Record], None] | None = None,
         public_url: str | None = None,
         webhook_policy: WebhookPolicy | None = None,
     ) -> None:
@@ -299,7 +298,6 @@ class GameService(Generic[StoreT]):
         self.public_url = public_url
         self.webhook_policy = WebhookPolicy() if webhook_policy is None else webhook_policy
         self.snapshot_every = snapshot_every
-        self.on_append = on_append
         self._cache: collections.OrderedDict[str, Record] = collections.OrderedDict()
         self._cache_size = cache_size
         self._roles: collections.OrderedDict[tuple[str, str], str] = collections.OrderedDict()
@@ -367,7 +365,7 @@ class GameService(Generic[StoreT]):
         game_id = secrets.token_hex(8)
         now = _now_ms()
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt, notify=False))
+        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt))
 
     def submit(
         self,
@@ -591,10 +589,7 @@ class GameService(Generic[StoreT]):
         """A new game after its registered bots' auto-accept policies answered. The acceptances are among the
         creation's own events (:meth:`_accepted_at_once`), so the workers never see such a challenge open;
         a bot at its limit declines as ``busy`` just after, which cancels the game."""
-        record = self._auto_accept(created.record)
-        if record is created.record and self.on_append is not None:
-            self.on_append(record)
-        return dataclasses.replace(created, record=record)
+        return dataclasses.replace(created, record=self._auto_accept(created.record))
 
     def _open(
         self,
@@ -603,8 +598,6 @@ class GameService(Generic[StoreT]):
         seed: bytes,
         salt: bytes,
         forked_from: str = "",
-        *,
-        notify: bool = True,
     ) -> Created:
         """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
         bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
@@ -650,8 +643,6 @@ class GameService(Generic[StoreT]):
         for hashed, role in roles.items():
             self._remember_role(record.game_id, hashed, role)
         self._remember_seed(record.game_id, (seed, salt))
-        if notify and self.on_append is not None:
-            self.on_append(record)
         return Created(record, tokens, creator_token, webhook_secrets)
 
     def _register_endpoints(self, urls: dict[int, str]) -> dict[int, str]:
@@ -783,9 +774,7 @@ class GameService(Generic[StoreT]):
             envelopes.append(envelope)
             previous = envelope.hash
         seed, salt = self.store.sealed_seed(game_id)
-        return self._opened(
-            self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}", notify=False)
-        )
+        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}"))
 
     def rematch(self, game_id: str, viewer: Viewer) -> Created:
         """The same table again as a new game: the same game, options and seats, every seat moved one place on
@@ -1416,8 +1405,6 @@ class GameService(Generic[StoreT]):
             self._save_snapshot(
                 new if boundary == new.version else self._fold(record, envelopes[: boundary - record.version])
             )
-        if self.on_append is not None:
-            self.on_append(new)
         return MoveResult(new, envelopes, False)
 
     def _seal(
