@@ -38,12 +38,13 @@ SHIP_VALUE = (0.0, 1.0, 2.2, 3.6)
 ACCESS_VALUE = (2.5, 4.0, 5.0, 3.0)
 """Value of having each power (red, yellow, green, blue) somewhere."""
 
-_Stats = tuple[int, float, tuple[int, int, int, int], int, int, int, tuple[float, float, float, float]]
-_STATS: dict[int, _Stats] = {}
+PileStats = tuple[int, float, tuple[int, int, int, int], int, int, int, tuple[float, float, float, float]]
+_STATS: dict[int, PileStats] = {}
 
 
-def _stats(pile: int) -> _Stats:
-    """(pieces, material, pieces per colour, colour bits, largest size, size bits, material per colour)."""
+def pile_stats(pile: int) -> PileStats:
+    """A side's ships in one system, summed up (cached):
+    (pieces, material, pieces per colour, colour bits, largest size, size bits, material per colour)."""
     found = _STATS.get(pile)
     if found is None:
         if len(_STATS) > 1 << 16:
@@ -75,8 +76,8 @@ def _stats(pile: int) -> _Stats:
 def material_at(mine: int, theirs: int, stars: int, material: float = 0.0) -> float:
     """``material`` plus the material of the ships ``mine`` in one system, less its share at risk of a
     catastrophe there."""
-    st = _stats(mine)
-    crowd = _stats(stars + mine + theirs)[2]
+    st = pile_stats(mine)
+    crowd = pile_stats(stars + mine + theirs)[2]
     material += st[1]
     for c in range(4):
         if st[6][c]:
@@ -93,8 +94,8 @@ def home_terms(
     """``score`` with the home-defence and catastrophe terms at a homeworld added (``mine`` its owner's ships),
     and whether an enemy ship there is at least as large as the owner's largest. That threat costs 12 with
     enemy red access and 5 without; with ``enemy_red`` None it is left to the caller."""
-    st_mine = _stats(mine)
-    st_stars = _stats(stars)
+    st_mine = pile_stats(mine)
+    st_stars = pile_stats(stars)
     if st_mine[0] < 2:
         score -= 4.0
     if st_mine[4] < 3:
@@ -103,12 +104,12 @@ def home_terms(
         score -= 5.0
     threatened = False
     if theirs:
-        st_theirs = _stats(theirs)
+        st_theirs = pile_stats(theirs)
         score -= 1.5 * st_theirs[1]
         threatened = st_theirs[4] >= st_mine[4]
         if threatened and enemy_red is not None:
             score -= 12.0 if enemy_red else 5.0
-    all_colours = _stats(stars + mine + theirs)[2]
+    all_colours = pile_stats(stars + mine + theirs)[2]
     for c in range(4):
         n = all_colours[c]
         if n >= 3:
@@ -145,7 +146,7 @@ def side_terms(systems: tuple[int, ...], player: int, pressure: float = 1.0) -> 
         star_colours = facts(s & mask).colours
         if mine:
             material = material_at(mine, theirs, s & mask, material)
-            access |= star_colours | _stats(mine)[3]
+            access |= star_colours | pile_stats(mine)[3]
         if theirs and (star_colours | facts(theirs).colours) & 1:
             enemy_red = True
     score = material * 10.0
@@ -160,16 +161,16 @@ def side_terms(systems: tuple[int, ...], player: int, pressure: float = 1.0) -> 
         mine = (s >> my_shift) & mask
         theirs = (s >> op_shift) & mask
         if mine:
-            st_mine = _stats(mine)
+            st_mine = pile_stats(mine)
             score += 1.5 * pressure * st_mine[1]
-            if st_mine[4] > _stats(theirs)[4]:
+            if st_mine[4] > pile_stats(theirs)[4]:
                 score += 4.0 * pressure
         home_sizes = facts(s & mask).sizes
         for i, t in enumerate(systems):
             if i != enemy_home and not facts(t & mask).sizes & home_sizes:
                 near = (t >> my_shift) & mask
                 if near:
-                    score += 0.5 * pressure * _stats(near)[1]
+                    score += 0.5 * pressure * pile_stats(near)[1]
     return score
 
 
@@ -211,8 +212,8 @@ def setup_score(position: Position, player: int) -> float:
     home = next(s for s in position.systems if s >> HOME_SHIFT == code)
     stars = home & mask
     ship = (home >> (24 if player == 0 else 48)) & mask
-    st_stars = _stats(stars)
-    st_ship = _stats(ship)
+    st_stars = pile_stats(stars)
+    st_ship = pile_stats(ship)
     score = 0.0
     if bin(st_stars[5]).count("1") == 2:
         score += 4.0
@@ -250,9 +251,9 @@ def capture_threat(systems: tuple[int, ...], player: int) -> float:
         mine = (s >> my_shift) & mask
         if not mine:
             continue
-        st = _stats(mine)
+        st = pile_stats(mine)
         if st[3] & 1:
-            red = max(red, _largest_red(mine))
+            red = max(red, largest_red(mine))
         theirs = (s >> op_shift) & mask
         if not theirs:
             continue
@@ -274,11 +275,22 @@ def capture_threat(systems: tuple[int, ...], player: int) -> float:
     return 20.0 * best
 
 
-def _largest_red(pile: int) -> int:
+def largest_red(pile: int) -> int:
+    """The size of the largest red ship in ``pile`` (a side's ships in one system), 0 with none."""
     for size in (3, 2, 1):
         if (pile >> (2 * (size - 1))) & 3:
             return size
     return 0
 
 
-__all__ = ["WIN", "capture_threat", "evaluate", "evaluate_systems", "pressure_at", "setup_score", "side_terms"]
+__all__ = [
+    "WIN",
+    "capture_threat",
+    "evaluate",
+    "evaluate_systems",
+    "largest_red",
+    "pile_stats",
+    "pressure_at",
+    "setup_score",
+    "side_terms",
+]

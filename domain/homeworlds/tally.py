@@ -12,7 +12,7 @@ speed.
 
 from __future__ import annotations
 
-from .evaluation import ACCESS_VALUE, SHIP_VALUE, WIN, _largest_red, _stats, home_terms, material_at
+from .evaluation import ACCESS_VALUE, SHIP_VALUE, WIN, home_terms, largest_red, material_at, pile_stats
 from .pieces import PILE_MASK, SIZE_OF, facts
 from .position import HOME_SHIFT
 
@@ -45,7 +45,7 @@ def _system(s: int) -> _System:
         for p in (0, 1):
             mine, theirs = ships[p], ships[1 - p]
             if mine:
-                st = _stats(mine)
+                st = pile_stats(mine)
                 mat[p] = material_at(mine, theirs, stars)
                 acc[p] = star_facts.colours | st[3]
                 red[p] = bool((star_facts.colours | st[3]) & 1)
@@ -164,9 +164,9 @@ def _captures(s: int, player: int) -> tuple[int, tuple[float, ...], float]:
         here: list[float] = []
         single = 0.0
         if mine:
-            st = _stats(mine)
+            st = pile_stats(mine)
             if st[3] & 1:
-                red = _largest_red(mine)
+                red = largest_red(mine)
             if theirs:
                 reach = st[4]
                 for k in range(12):
