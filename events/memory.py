@@ -167,6 +167,7 @@ class MemoryStore(EventStore):
         outbox_event: str = "created",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        cancelled: bool = False,
     ) -> Appended:
         with self._lock:
             g = self._game(game_id)
@@ -178,7 +179,7 @@ class MemoryStore(EventStore):
                 game=game,
                 version=str(n),
                 hash=envelopes[-1].hash,
-                status=ACTIVE,
+                status=CANCELLED if cancelled else ACTIVE,
                 created_ms=str(created_ms),
                 updated_ms=str(created_ms),
                 rules_version=rules_version,
@@ -191,7 +192,7 @@ class MemoryStore(EventStore):
                 g.meta["forked_from"] = forked_from
             g.meta.update(listed or {})
             g.listing.update({str(v): entry for v, entry in (listed_by_version or {}).items()})
-            self._post_outbox(game_id, n, "0", outbox_event)
+            self._post_outbox(game_id, n, CANCELLED if cancelled else "0", outbox_event)
             self._changed.notify_all()
             return Appended(1, n)
 

@@ -59,7 +59,13 @@ for i = 1, nlisted do redis.call('HSET', KEYS[2], ARGV[t + 2 * i - 1], ARGV[t + 
 t = t + 2 * nlisted + 1
 local nheld = tonumber(ARGV[t]) or 0
 for i = 1, nheld do redis.call('HSET', KEYS[12], ARGV[t + 2 * i - 1], ARGV[t + 2 * i]) end
-redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', '0', 'event', ARGV[7])
+local status = ARGV[t + 2 * nheld + 1] or 'active'
+local closed = '0'
+if status ~= 'active' then
+  redis.call('HSET', KEYS[2], 'status', status)
+  closed = status
+end
+redis.call('XADD', KEYS[5], '*', 'game_id', ARGV[1], 'version', n, 'finished', closed, 'event', ARGV[7])
 return {'ok', 1, n}
 """
 
@@ -518,12 +524,14 @@ class EventStore(abc.ABC):
         outbox_event: str = "created",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        cancelled: bool = False,
     ) -> Appended:
         """Create a game with its first events, token hashes, timers, bot secrets and seed, atomically.
 
         ``salt`` is the secret that the seed's public commitment is salted with; it is revealed with the seed.
         ``listed`` are the fields the game list shows, kept in the metadata, and ``listed_by_version`` the entries
-        by version that a game held back from spectators shows (see :meth:`listings`).
+        by version that a game held back from spectators shows (see :meth:`listings`). ``cancelled``: the first
+        events cancel the game (a registered bot at its limit declined it), so it is stored as cancelled.
         """
 
     @abc.abstractmethod
@@ -975,9 +983,11 @@ class RedisStore(EventStore):
         outbox_event: str = "created",
         listed: Mapping[str, str] | None = None,
         listed_by_version: Mapping[int, str] | None = None,
+        cancelled: bool = False,
     ) -> Appended:
         k = self.keys.game(game_id)
-        keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, ACTIVE)]
+        status = CANCELLED if cancelled else ACTIVE
+        keys = [k.events, k.meta, k.tokens, k.seed, k.outbox, *self._index_keys(k, game, status)]
         keys += [self.keys.timers(k.bucket), k.secrets, k.listing]
         sealed_seed = f"{salt.hex()}:{seed.hex()}" if salt else seed.hex()
         argv: list[Any] = [game_id, created_ms, game, rules_version, sealed_seed, envelopes[-1].hash, outbox_event]
@@ -989,6 +999,7 @@ class RedisStore(EventStore):
         argv.append(forked_from)
         argv += _pairs(list((listed or {}).items()))
         argv += _pairs([(str(v), e) for v, e in (listed_by_version or {}).items()])
+        argv.append(status)
         reply = self._create(keys=keys, args=argv)
         if reply[0] == b"exists":
             raise GameExists(game_id)

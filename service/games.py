@@ -365,7 +365,7 @@ class GameService(Generic[StoreT]):
         game_id = secrets.token_hex(8)
         now = _now_ms()
         envelopes = self._seal(game_id, game, GENESIS_HASH, 0, [created, *setup], seat=None, now=now)
-        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt))
+        return self._open(self._fold(None, envelopes), envelopes, seed, salt)
 
     def submit(
         self,
@@ -585,12 +585,6 @@ class GameService(Generic[StoreT]):
             ) from None
         raise AssertionError("unreachable: tenacity either returns or raises")
 
-    def _opened(self, created: Created) -> Created:
-        """A new game after its registered bots' auto-accept policies answered. The acceptances are among the
-        creation's own events (:meth:`_accepted_at_once`), so the workers never see such a challenge open;
-        a bot at its limit declines as ``busy`` just after, which cancels the game."""
-        return dataclasses.replace(created, record=self._auto_accept(created.record))
-
     def _open(
         self,
         record: Record,
@@ -599,7 +593,10 @@ class GameService(Generic[StoreT]):
         salt: bytes,
         forked_from: str = "",
     ) -> Created:
-        """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here."""
+        """Store a new game's first events with its tokens, timers and seed; the tokens are shown only here.
+
+        The auto-accept policies of its registered bots answer first, among those events
+        (:meth:`_accepted_at_once`), so the workers never see a challenge open that a policy answers."""
         bots = [seats_module.BotSeat.from_public(s["bot"]) for s in record.created.seats]
         webhook_urls = {i: b.webhook for i, b in enumerate(bots) if b is not None and b.webhook is not None}
         pull_only = {i for i, b in enumerate(bots) if b is not None and b.stream}
@@ -634,6 +631,7 @@ class GameService(Generic[StoreT]):
                 forked_from=forked_from,
                 listed=listing.fields_of(record),
                 listed_by_version=listing.held_entries(None, envelopes),
+                cancelled=record.cancelled is not None,
             )
         except BaseException:
             for bot_id in claimed:
@@ -774,7 +772,7 @@ class GameService(Generic[StoreT]):
             envelopes.append(envelope)
             previous = envelope.hash
         seed, salt = self.store.sealed_seed(game_id)
-        return self._opened(self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}"))
+        return self._open(self._fold(None, envelopes), envelopes, seed, salt, f"{game_id}@{at}")
 
     def rematch(self, game_id: str, viewer: Viewer) -> Created:
         """The same table again as a new game: the same game, options and seats, every seat moved one place on
@@ -859,34 +857,23 @@ class GameService(Generic[StoreT]):
     def _accepted_at_once(
         self, record: Record, envelopes: list[Envelope], now: int
     ) -> tuple[Record, list[Envelope], list[str]]:
-        """A new game's record and events with the acceptances of the bots whose auto-accept policy covers it
-        and who play fewer games than their limit, before the game is stored; and the bots whose running games
-        now count it (to release if the game is not stored). The other challenges stay open."""
+        """A new game's record and events with the answers of the bots whose auto-accept policy covers it, before
+        the game is stored: accepted while the bot plays fewer games than its limit, else declined as ``busy``,
+        which cancels the game. Also the bots whose running games now count it (to release if the game is not
+        stored; the workers release them when it is stored cancelled)."""
         claimed: list[str] = []
         events: list[Event] = []
         for seat, bot_id, limit in self._auto_accepting(record):
-            if self.store.claim_bot_game(bot_id, record.game_id, limit):
-                claimed.append(bot_id)
-                events += accept_command(record, seat, bot_id, auto=True)
+            if not self.store.claim_bot_game(bot_id, record.game_id, limit):
+                events += decline_command(record, seat, bot_id, "busy")
+                break
+            claimed.append(bot_id)
+            events += accept_command(record, seat, bot_id, auto=True)
         if not events:
             return record, envelopes, claimed
         last = envelopes[-1]
         more = self._seal(record.game_id, record.game, last.hash, last.version, events, seat=None, now=now)
         return self._fold(record, more), [*envelopes, *more], claimed
-
-    def _auto_accept(self, record: Record) -> Record:
-        """Answer the challenges of bots whose auto-accept policy covers this game and that are still open
-        once it is stored: accepted if the bot now plays fewer games than its ``max_concurrent`` (one of its
-        games may have ended since the creation found it at its limit), declined as ``busy`` otherwise."""
-        for seat, bot_id, limit in self._auto_accepting(record):
-            if not self.store.claim_bot_game(bot_id, record.game_id, limit):
-                return self._answer(record.game_id, seat, bot_id, "busy")
-            try:
-                record = self._answer(record.game_id, seat, bot_id, "auto")
-            except ServiceError:
-                self.store.release_bot_game(bot_id, record.game_id)
-                raise
-        return record
 
     def _answer(self, game_id: str, seat: int, bot_id: str, how: str) -> Record:
         """Append one answer (``accepted``, ``auto``, or a reason to decline), retried when the game moves on."""

@@ -165,7 +165,7 @@ class TestChallenges:
         third = table(client, bot["id"])
         assert third["challenges"][0]["status"] == "accepted"
 
-    def test_an_auto_accepted_challenge_is_never_open_in_the_stored_game(
+    def test_a_challenge_a_policy_answers_is_never_open_in_the_stored_game(
         self, client: Any, service: GameService, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         bot = register(client, auto_accept={"games": ["tictactoe"], "max_concurrent": 1})
@@ -184,7 +184,8 @@ class TestChallenges:
 
         second = table(client, bot["id"])
         assert second["status"] == "cancelled" and second["challenges"][0]["status"] == "busy"
-        assert "ChallengeAccepted" not in stored[1]
+        assert stored[1][-2:] == ["ChallengeDeclined", "GameCancelled"] and "ChallengeAccepted" not in stored[1]
+        assert service.store.meta(second["id"]).status == "cancelled"
         assert service.store.bot_games(bot["id"]) == [first["id"]]
 
     def test_a_game_the_store_refuses_releases_the_bot_games_its_policies_claimed(

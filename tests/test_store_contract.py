@@ -306,6 +306,20 @@ class TestEveryOperation:
         metas = store.listings([*ids[:3], "gone"])
         assert [m["game"] if m else None for m in metas] == ["indexed", "indexed", "indexed", None]
 
+    def test_a_game_its_first_events_cancel_is_stored_cancelled(self, store: EventStore) -> None:
+        game = f"born-cancelled-{uuid.uuid4().hex[:8]}"
+        ids = []
+        for cancelled in (False, True):
+            game_id = f"c-{uuid.uuid4().hex[:8]}"
+            first = envelopes(game_id, GENESIS_HASH, 1, 2)
+            store.create(game_id, game, "test-1", first, seed=b"s", tokens={}, created_ms=10_000, cancelled=cancelled)
+            ids.append(game_id)
+        assert [g for _, g in store.list_games(game=game, status="cancelled")] == ids[1:]
+        assert [g for _, g in store.list_games(game=game, status="active")] == ids[:1]
+        assert sorted(g for _, g in store.list_games(game=game)) == sorted(ids)
+        assert [m["status"] if m else None for m in store.listings(ids)] == ["active", "cancelled"]
+        assert store.meta(ids[1]).status == "cancelled" and store.meta(ids[1]).version == 2
+
     def test_blocking_wait_returns_the_next_event(self, store: EventStore) -> None:
         game_id, first = new_game(store)
         threading.Timer(0.2, append, (store, game_id, first)).start()
