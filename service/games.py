@@ -844,16 +844,6 @@ class GameService(Generic[StoreT]):
         bot = seats_module.registered(record.created.seats)[seat]
         return self._answer(game_id, seat, bot, "timeout")
 
-    def _auto_accepting(self, record: Record) -> Iterator[tuple[int, str, int]]:
-        """(seat, bot, ``max_concurrent``) for each open challenge whose bot's auto-accept policy covers this game."""
-        for seat, bot_id in sorted(seats_module.registered(record.created.seats).items()):
-            if seat not in record.challenged or record.cancelled is not None:
-                continue
-            fields = self.store.bot(bot_id) or {}
-            policy = json.loads(fields["auto_accept"]) if fields.get("auto_accept") else None
-            if policy is not None and record.game.name in policy["games"]:
-                yield seat, bot_id, int(policy["max_concurrent"])
-
     def _accepted_at_once(
         self, record: Record, envelopes: list[Envelope], now: int
     ) -> tuple[Record, list[Envelope], list[str]]:
@@ -863,8 +853,14 @@ class GameService(Generic[StoreT]):
         stored; the workers release them when it is stored cancelled)."""
         claimed: list[str] = []
         events: list[Event] = []
-        for seat, bot_id, limit in self._auto_accepting(record):
-            if not self.store.claim_bot_game(bot_id, record.game_id, limit):
+        for seat, bot_id in sorted(seats_module.registered(record.created.seats).items()):
+            if seat not in record.challenged:
+                continue
+            fields = self.store.bot(bot_id) or {}
+            policy = json.loads(fields["auto_accept"]) if fields.get("auto_accept") else None
+            if policy is None or record.game.name not in policy["games"]:
+                continue
+            if not self.store.claim_bot_game(bot_id, record.game_id, int(policy["max_concurrent"])):
                 events += decline_command(record, seat, bot_id, "busy")
                 break
             claimed.append(bot_id)
