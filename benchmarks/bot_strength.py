@@ -37,6 +37,9 @@ def table(rows: list[dict[str, Any]]) -> str:
         if "mean_score_minus_target" in row:
             bands = ", ".join(f"band {band}: {count}" for band, count in row["bands"].items())
             lines.append(f"{row['match']}: mean score minus target {row['mean_score_minus_target']:+}; {bands}")
+            if "mean_parts" in row:
+                means = ", ".join(f"{part} {value}" for part, value in row["mean_parts"].items())
+                lines.append(f"{row['match']}: means {means}; private objectives met {row['private_objectives_met']}")
     return "\n".join(lines)
 
 

@@ -3,8 +3,9 @@
 Two matches, one row each:
 
 * ``solo search``: N solo games (the solo defaults: event deck with BGA's random mix, 4 objectives
-  keep 3); a win is a score at or above the target. The row adds the mean of (score - target) and
-  how many games ended in each result band;
+  keep 3); a win is a score at or above the target. The row adds the mean of (score - target),
+  how many games ended in each result band, the mean medals of each part of the score with the
+  tie-breakers (uncovered squares, meteorites left on the planet), and the private objectives met;
 * ``search vs 3 greedy``: N games of 4 seats, ``search`` in seat ``i % 4`` of game ``i``; a win is
   being the only winner, a draw sharing the win.
 
@@ -33,6 +34,9 @@ from domain.planet_unknown import GAME
 from domain.planet_unknown.bots import BOTS
 
 MATCHES = ("solo", "four")
+SOLO_PARTS = ("total", "planet", "tracks", "lifepods", "meteorites", "civ_cards", "objectives")
+"""The parts of a solo score whose means the solo row reports, beside the tie-breakers (uncovered squares,
+meteorites left on the planet)."""
 LOG = False
 """Whether each game's result is written to standard error as it ends (``--log``)."""
 
@@ -62,14 +66,25 @@ def solo_row(games: int, think_ms: int, first: int = 0) -> dict[str, Any]:
     tally = BotTally("search")
     differences: list[int] = []
     bands: Counter[int] = Counter()
+    parts: dict[str, list[int]] = {}
+    objectives = [0, 0]
     draw = progress_bar("solo search")
     for i in range(first, first + games):
         state, outcome, _ = play_game(GAME, {0: (timed, tally)}, seed=f"pu-solo-{i}".encode(), think_ms=think_ms)
         if outcome is None:
             raise SystemExit(f"solo game {i} did not finish")
-        solo = GAME.scores(state)["solo"]
+        scores = GAME.scores(state)
+        solo = scores["solo"]
         differences.append(int(solo["difference"]))
         bands[int(solo["band"])] += 1
+        seat = scores["seats"][0]
+        for part in SOLO_PARTS:
+            parts.setdefault(part, []).append(int(seat[part]))
+        for part, value in seat["tie_breakers"].items():
+            parts.setdefault(part, []).append(int(value))
+        kept = [v for k, v in seat["by_objective"].items() if k.startswith("private")]
+        objectives[0] += sum(1 for v in kept if v)
+        objectives[1] += len(kept)
         _log(f"solo {i}: score {solo['score']} target {solo['target']} difference {solo['difference']:+d}")
         draw(i - first + 1, games)
     wins = sum(1 for d in differences if d >= 0)
@@ -83,6 +98,8 @@ def solo_row(games: int, think_ms: int, first: int = 0) -> dict[str, Any]:
         "slowest_ms": round(1000 * timed.slowest, 1),
         "mean_score_minus_target": round(statistics.mean(differences), 2),
         "bands": {f"{band:+d}": bands[band] for band in sorted(bands)},
+        "mean_parts": {part: round(statistics.mean(values), 2) for part, values in parts.items()},
+        "private_objectives_met": f"{objectives[0]} of {objectives[1]}",
     }
 
 
@@ -147,6 +164,8 @@ def main() -> None:
         print("  ".join(f"{row[h]!s:>18}" for h in header))
         if "mean_score_minus_target" in row:
             print(f"  mean score - target: {row['mean_score_minus_target']:+}; bands: {row['bands']}")
+            print(f"  mean medals and tie-breakers: {row['mean_parts']}")
+            print(f"  private objectives met: {row['private_objectives_met']}")
 
 
 if __name__ == "__main__":
