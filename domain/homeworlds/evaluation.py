@@ -39,6 +39,7 @@ ACCESS_VALUE = (2.5, 4.0, 5.0, 3.0)
 """Value of having each power (red, yellow, green, blue) somewhere."""
 
 PileStats = tuple[int, float, tuple[int, int, int, int], int, int, int, tuple[float, float, float, float]]
+"""What :func:`pile_stats` returns."""
 _STATS: dict[int, PileStats] = {}
 
 
