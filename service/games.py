@@ -872,20 +872,20 @@ class GameService(Generic[StoreT]):
         return self._fold(record, more), [*envelopes, *more], claimed
 
     def _answer(self, game_id: str, seat: int, bot_id: str, how: str) -> Record:
-        """Append one answer (``accepted``, ``auto``, or a reason to decline), retried when the game moves on."""
+        """Append one answer (``accepted``, or a reason to decline), retried when the game moves on."""
         retrying = _retrying(ANSWER_ATTEMPTS, VersionConflict)
         try:
             for attempt in retrying:
                 with attempt:
                     record = self.head(game_id)
-                    accepted = how in ("accepted", "auto")
+                    accepted = how == "accepted"
                     if accepted and seat not in record.challenged and record.cancelled is None:
                         return record
                     if not accepted and record.cancelled is not None and record.cancelled.seat == seat:
                         return record
                     try:
                         events = (
-                            accept_command(record, seat, bot_id, auto=how == "auto")
+                            accept_command(record, seat, bot_id)
                             if accepted
                             else decline_command(record, seat, bot_id, how)
                         )
