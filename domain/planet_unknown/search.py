@@ -38,7 +38,7 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import rules, scoring
 from . import seat_state as seat_states
-from .board import connected_areas, footprint, terrain_of
+from .board import connected_areas, footprint, neighbours, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
 from .determinise import determinise
 from .edits import cover, tile_letters
@@ -81,6 +81,9 @@ SEARCH_SHARE = 0.6
 WEIGHT_SLOPE = 5.0
 """The promises count fully until the share of the game left (:func:`remaining`) falls below 1 / this,
 then fade with it."""
+ROUGHNESS = 0.1
+"""Medals of the rows' and columns' promise lost per side an uncovered grid square shares with a covered
+one: a ragged edge between the tiles and the open planet leaves squares no tile fits."""
 SAFETY = 0.75
 """The share of ``think_ms`` the search may spend (the rest covers the bookkeeping around it)."""
 
@@ -159,6 +162,7 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
             if size is not None:
                 share *= HOLE_SHARE[size]
         promise += share
+    promise -= ROUGHNESS * open_edge(seat)
     met = 0
     objective_promise = 0.0
     for card_id in seat.private_objectives:
@@ -177,6 +181,17 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
         _COVER_CACHE.clear()
     _COVER_CACHE[key] = found
     return found
+
+
+def open_edge(seat: Seat) -> int:
+    """How many sides the seat's uncovered grid squares share with covered ones: the longer this edge
+    between the tiles and the open planet, the more squares are left that no tile fits."""
+    squares = planets()[seat.planet].squares
+    count = 0
+    for q in squares:
+        if not seat.cover[q]:
+            count += sum(1 for n in neighbours(q) if n in squares and seat.cover[n])
+    return count
 
 
 def _cover_progress(seat: Seat, card_id: int) -> float:
@@ -281,10 +296,10 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     """The medals the seat would score now, plus what it is on its way to, weighed by the game left.
 
     Scored now: rows and columns, tracks, lifepods, meteorites, civ cards, the objectives met. On its way:
-    each unfinished row or column (its medal times the square of its covered share, halved with a
-    meteorite on it, less with a hole that no tile fits), each track's next medal (the share of the way
-    there), the next group of 3 meteorites, the private objectives not met yet, the rovers (nearer to a
-    lifepod or meteorite is better). With ``final`` (the end of a turn) benefits and rover movement left
+    each unfinished row or column (its medal times the square of its covered share, less with a
+    meteorite on it or a hole that no tile fits), less :data:`ROUGHNESS` per side of :func:`open_edge`,
+    each track's next medal (the share of the way there), the next group of 3 meteorites, the private
+    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better). With ``final`` (the end of a turn) benefits and rover movement left
     pending count nothing; otherwise a rough worth each.
     """
     s = state.seats[seat]

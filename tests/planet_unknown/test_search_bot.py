@@ -13,6 +13,7 @@ from domain import contract
 from domain.planet_unknown import GAME, rules, search
 from domain.planet_unknown.bots import BOTS
 from domain.planet_unknown.determinise import determinise, unseen_tiles
+from domain.planet_unknown.edits import cover
 from domain.planet_unknown.model import Stage, State
 
 NODES = 400
@@ -152,3 +153,23 @@ def test_next_fit_rates_the_best_placement_of_the_next_tiles() -> None:
     alone = [search.next_fit(view, 0, [tile]) for tile in upcoming]
     assert both > 0
     assert both == max(alone)
+
+
+def test_open_edge_counts_the_sides_between_covered_and_uncovered_squares() -> None:
+    seat = dealt(1, b"edge").seats[0]
+    middle = 5 * 12 + 5
+    assert search.open_edge(seat) == 0
+    assert search.open_edge(cover(seat, {middle: "c"})) == 4
+    assert search.open_edge(cover(seat, {middle: "c", middle + 1: "c"})) == 6
+    assert search.open_edge(cover(seat, {middle: "c", middle + 2: "c"})) == 8
+
+
+def test_a_ragged_edge_costs_its_extra_sides_and_nothing_else() -> None:
+    state = dealt(1, b"flush")
+    seat = dataclasses.replace(state.seats[0], private_objectives=())
+    dominoes = cover(seat, {5 * 12 + 5: "c", 5 * 12 + 6: "c", 6 * 12 + 7: "c", 6 * 12 + 8: "c"})
+    checkered = cover(seat, {5 * 12 + 5: "c", 5 * 12 + 7: "c", 6 * 12 + 6: "c", 6 * 12 + 8: "c"})
+    extra = search.open_edge(checkered) - search.open_edge(dominoes)
+    assert extra == 4
+    rated = [search.evaluate(dataclasses.replace(state, seats=(s,)), 0, final=True) for s in (dominoes, checkered)]
+    assert rated[0] - rated[1] == pytest.approx(search.ROUGHNESS * extra)
