@@ -299,8 +299,8 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     each unfinished row or column (its medal times the square of its covered share, less with a
     meteorite on it or a hole that no tile fits), less :data:`ROUGHNESS` per side of :func:`open_edge`,
     each track's next medal (the share of the way there), the next group of 3 meteorites, the private
-    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better). With ``final`` (the end of a turn) benefits and rover movement left
-    pending count nothing; otherwise a rough worth each.
+    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better). With ``final`` (the
+    end of a turn) benefits and rover movement left pending count nothing; otherwise a rough worth each.
     """
     s = state.seats[seat]
     rest = remaining(state, seat)
