@@ -12,6 +12,7 @@ import pytest
 from domain import contract
 from domain.planet_unknown import GAME, rules, search
 from domain.planet_unknown.bots import BOTS
+from domain.planet_unknown.data import SIZE
 from domain.planet_unknown.determinise import determinise, unseen_tiles
 from domain.planet_unknown.edits import cover
 from domain.planet_unknown.model import Stage, State
@@ -157,7 +158,7 @@ def test_next_fit_rates_the_best_placement_of_the_next_tiles() -> None:
 
 def test_open_edge_counts_the_sides_between_covered_and_uncovered_squares() -> None:
     seat = dealt(1, b"edge").seats[0]
-    middle = 5 * 12 + 5
+    middle = 5 * SIZE + 5
     assert search.open_edge(seat) == 0
     assert search.open_edge(cover(seat, {middle: "c"})) == 4
     assert search.open_edge(cover(seat, {middle: "c", middle + 1: "c"})) == 6
@@ -167,8 +168,8 @@ def test_open_edge_counts_the_sides_between_covered_and_uncovered_squares() -> N
 def test_a_ragged_edge_costs_its_extra_sides_and_nothing_else() -> None:
     state = dealt(1, b"flush")
     seat = dataclasses.replace(state.seats[0], private_objectives=())
-    dominoes = cover(seat, {5 * 12 + 5: "c", 5 * 12 + 6: "c", 6 * 12 + 7: "c", 6 * 12 + 8: "c"})
-    checkered = cover(seat, {5 * 12 + 5: "c", 5 * 12 + 7: "c", 6 * 12 + 6: "c", 6 * 12 + 8: "c"})
+    dominoes = cover(seat, {5 * SIZE + 5: "c", 5 * SIZE + 6: "c", 6 * SIZE + 7: "c", 6 * SIZE + 8: "c"})
+    checkered = cover(seat, {5 * SIZE + 5: "c", 5 * SIZE + 7: "c", 6 * SIZE + 6: "c", 6 * SIZE + 8: "c"})
     extra = search.open_edge(checkered) - search.open_edge(dominoes)
     assert extra == 4
     rated = [search.evaluate(dataclasses.replace(state, seats=(s,)), 0, final=True) for s in (dominoes, checkered)]
