@@ -36,7 +36,7 @@ from typing import Any
 
 from domain.contract import JSON, RuleError, SeatView
 
-from . import rules, scoring
+from . import outlook, rules, scoring
 from . import seat_state as seat_states
 from .board import connected_areas, footprint, neighbours, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
@@ -44,6 +44,7 @@ from .determinise import determinise
 from .edits import cover, tile_letters
 from .model import Kind, Phase, Seat, State
 from .moves import Move
+from .outlook import reach_chance
 from .powers import corporation, tech_level
 from .progress import objective_share
 
@@ -55,7 +56,7 @@ BEAM = 3
 """Positions kept per step while completing a turn."""
 MAX_STEPS = 24
 """Moves planned in one turn at most."""
-METEORITE_SHARE = 0.4
+METEORITE_SHARE = 0.6
 """How much of a row's or column's promise is left per meteorite on it (a rover must take it away)."""
 ENGINE = 0.8
 """Worth of each square of rover movement an advance of the rover track gives, while the game has long to go."""
@@ -86,6 +87,17 @@ ROUGHNESS = 0.1
 one: a ragged edge between the tiles and the open planet leaves squares no tile fits."""
 SAFETY = 0.75
 """The share of ``think_ms`` the search may spend (the rest covers the bookkeeping around it)."""
+TRACKER_PACE = 0.72
+"""The chance, each round left, that a tracker the seat must bring to the top of its track advances once
+(:func:`tracker_chance`): an objective on a track it has barely begun is then worth about half its medals,
+and each early advance is worth nearly a medal."""
+CIV_CARD_WORTH = (1.5, 2.2, 2.8, 3.2)
+"""What a civ card of rank 1 to 4 is worth, in medals: the better of the two cards a pile holds in solo,
+between extra advances, patches, lifepods, meteorites destroyed and end-game medals."""
+SUPPLY_WORTH = 0.5
+"""Worth of each square the tiles still to come are expected to cover (:func:`.outlook.supply`)."""
+SMALL_SHARE = 0.3
+"""How much of the difference between a depot's larger and smaller tile the expected supply gives up."""
 
 _PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
 _PLAN_LIMIT = 512
@@ -299,8 +311,12 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     each unfinished row or column (its medal times the square of its covered share, less with a
     meteorite on it or a hole that no tile fits), less :data:`ROUGHNESS` per side of :func:`open_edge`,
     each track's next medal (the share of the way there), the next group of 3 meteorites, the private
-    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better). With ``final`` (the
-    end of a turn) benefits and rover movement left pending count nothing; otherwise a rough worth each.
+    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better), the civ cards the
+    seat will pick (:func:`civ_worth`) and, when the rounds left are known, a tracker-at-the-top objective
+    as its chance (:func:`tracker_chance`) and the squares the station's tiles still to come can cover
+    (:func:`.outlook.supply`, worth :data:`SUPPLY_WORTH` each: an emptied stack costs its depot's later
+    tiles). With ``final`` (the end of a turn) benefits and rover movement left pending count nothing;
+    otherwise a rough worth each.
     """
     s = state.seats[seat]
     rest = remaining(state, seat)
@@ -310,14 +326,22 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     value += scoring.lifepod_medals(s) + scoring.meteorite_medals(s) + scoring.civ_medals(s)
     value += PRIVATE_OBJECTIVE_MEDALS * cover_met
     objective_promise = cover_promise
+    rounds = outlook.rounds_left(state, seat)
     for card_id in s.private_objectives:
-        if private_objectives()[card_id].condition in _COVER_CONDITIONS:
+        card = private_objectives()[card_id]
+        if card.condition in _COVER_CONDITIONS:
             continue
         if scoring.private_met(s, card_id):
             value += PRIVATE_OBJECTIVE_MEDALS
+        elif card.condition == "tracker_at_maximum" and rounds is not None:
+            value += PRIVATE_OBJECTIVE_MEDALS * tracker_chance(s, card_id, rounds)
         else:
             objective_promise += _promise(card_id, _other_progress(s, card_id))
     weight = min(1.0, WEIGHT_SLOPE * rest)
+    value += civ_worth(state, seat, weight, final=final)
+    tiles_to_come = outlook.supply(state, seat, SMALL_SHARE)
+    if tiles_to_come is not None:
+        value += SUPPLY_WORTH * tiles_to_come
     if state.players > 1 and (state.objectives or state.shared_objectives):
         value += _neighbour_objectives(state, seat, weight)
     value += weight * (
@@ -393,6 +417,42 @@ def _other_progress(seat: Seat, card_id: int) -> float:
     if c == "lifepods_collected_more_than_meteorites_collected":
         return 0.5
     return 0.0
+
+
+def tracker_chance(seat: Seat, card_id: int, rounds: int) -> float:
+    """The chance that a tracker-at-the-top objective is met within ``rounds`` rounds: the advances it
+    still needs, each round bringing one with chance :data:`TRACKER_PACE`.
+
+    A smooth promise undervalues such an objective early, when one advance moves it little; as a chance it
+    is worth most where it hangs in the balance, so the seat either works towards it from the start or,
+    once too far behind, gives it up.
+    """
+    card = private_objectives()[card_id]
+    track = Terrain(card.params["track"])
+    need = corporation(seat).top(track) - seat.track(track)
+    return reach_chance(need, rounds, TRACKER_PACE)
+
+
+def civ_worth(state: State, seat: int, weight: float, *, final: bool = False) -> float:
+    """The civ cards ``seat`` is on its way to: each pick waiting for the civ-card phase (or, before the end
+    of a turn, pending) at :data:`CIV_CARD_WORTH` while its pile holds cards, and the next civ milestone
+    of the track as the share of the way there (weighed like the tracks' medals, by ``weight``)."""
+    s = state.seats[seat]
+
+    def available(rank: int) -> bool:
+        return 0 < rank <= len(state.civ_piles) and bool(state.civ_piles[rank - 1])
+
+    value = sum(CIV_CARD_WORTH[rank - 1] for rank in s.civ_queue if available(rank))
+    if not final:
+        value += sum(CIV_CARD_WORTH[b.rank - 1] - 0.5 for b in s.pending if b.kind is Kind.CIV and available(b.rank))
+    spaces = corporation(s).spaces(Terrain.CIV)
+    position = min(s.track(Terrain.CIV), len(spaces) - 1)
+    behind = max((k for k in range(position + 1) if spaces[k].civ_rank), default=0)
+    ahead = next((k for k in range(position + 1, len(spaces)) if spaces[k].civ_rank), None)
+    if ahead is not None and available(spaces[ahead].civ_rank):
+        share = (position - behind + 1) / (ahead - behind + 1)
+        value += weight * TRACK_WEIGHT * CIV_CARD_WORTH[spaces[ahead].civ_rank - 1] * share
+    return value
 
 
 def _cover_worth(seat: Seat, weight: float) -> float:
@@ -487,8 +547,10 @@ def plan_turn(
     world = determinise(view, rng)
     start = (world.round, world.phase)
     upcoming = next_tiles(world, seat) if world.phase is Phase.DRAFT and NEXT_TILE_WEIGHT else []
+    drafting = world.phase is Phase.EVENT and seat in rules.to_act(world) and bool(NEXT_TILE_WEIGHT)
     started = time.perf_counter()
-    searching = deadline if not upcoming else started + SEARCH_SHARE * max(0.0, deadline - started)
+    rerating = bool(upcoming) or drafting
+    searching = deadline if not rerating else started + SEARCH_SHARE * max(0.0, deadline - started)
     clock = _Clock(searching, nodes)
     root_moves = list(rules.legal_moves(world, seat))
     turns: list[tuple[float, int, list[Move], State]] = []
@@ -535,27 +597,42 @@ def plan_turn(
     if not turns:
         return [rated[0][3]] if rated else root_moves[:1]
     turns.sort(key=lambda t: (-t[0], -t[1]))
-    return _rerate(turns, seat, upcoming, deadline)
+    if drafting:
+        return _rerate(turns, seat, lambda end: _draft_offer(end, seat, start[0]), deadline)
+    return _rerate(turns, seat, lambda end: upcoming, deadline)
+
+
+def _draft_offer(end: State, seat: int, round_number: int) -> list[int]:
+    """The tiles ``seat`` will choose from in this round's draft, once its event turn has ended in ``end``
+    (none if the turn ended elsewhere)."""
+    if end.round != round_number or end.phase is not Phase.DRAFT:
+        return []
+    return rules.offered(end, seat)
 
 
 def _rerate(
-    turns: list[tuple[float, int, list[Move], State]], seat: int, tiles: list[int], deadline: float
+    turns: list[tuple[float, int, list[Move], State]],
+    seat: int,
+    tiles_after: Callable[[State], list[int]],
+    deadline: float,
 ) -> list[Move]:
     """The best of ``turns`` (sorted best first) once the first :data:`RERATED` of them add
-    :func:`next_fit` of ``tiles``, as far as ``deadline`` allows."""
+    :func:`next_fit` of the tiles the seat will be offered after them (``tiles_after`` of the turn's end:
+    next round's when the station turns by itself, this round's draft after an event turn, which may have
+    emptied a stack or turned the station), as far as ``deadline`` allows."""
     best_line = turns[0][2]
-    if not tiles:
+    if not any(tiles_after(end) for _, _, _, end in turns[:RERATED]):
         return best_line
     best_value = float("-inf")
     seen: set[Any] = set()
     for value, _, line, end in turns:
         if len(seen) >= RERATED or time.perf_counter() > deadline:
             break
-        key = end.seats[seat]
+        key = (end.seats[seat], end.rotation, end.stacks)
         if key in seen:
             continue
         seen.add(key)
-        value += NEXT_TILE_WEIGHT * next_fit(end, seat, tiles, deadline)
+        value += NEXT_TILE_WEIGHT * next_fit(end, seat, tiles_after(end), deadline)
         if value > best_value:
             best_value, best_line = value, line
     return best_line
