@@ -11,7 +11,7 @@ from .benefits import automatic, possible
 from .fold import evolve
 from .model import Phase, Stage, State
 from .outcomes import record
-from .reading import can_place, choosing_setup, depot_empty, offered
+from .reading import can_place, choosing_setup, depot_empty, offered, station_turns_itself
 
 
 def _next_automatic(state: State) -> Event | None:
@@ -52,9 +52,7 @@ def _next_automatic(state: State) -> Event | None:
         if state.round and (state.last_round or depot_empty(state)):
             return _start_end(state)
         return ev.RoundStarted(state.round + 1)
-    if phase is Phase.ROTATION and (
-        state.players == 1 or (state.players == 2 and state.options.get("two_player_auto_rotation", True))
-    ):
+    if phase is Phase.ROTATION and station_turns_itself(state):
         return ev.StationRotated((state.rotation - 1) % 6, None)
     if phase is Phase.DRAFT:
         stages = {s.stage for s in state.seats}

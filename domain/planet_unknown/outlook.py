@@ -12,6 +12,7 @@ import math
 
 from .data import station, tiles
 from .model import Phase, Stage, State
+from .reading import depot_stacks, station_turns_itself
 
 
 def rounds_left(state: State, seat: int) -> int | None:
@@ -50,8 +51,7 @@ def supply(state: State, seat: int, small_share: float) -> float | None:
     its depot offering one tile.
     """
     rounds = rounds_left(state, seat)
-    automatic = state.players == 1 or (state.players == 2 and bool(state.options.get("two_player_auto_rotation", True)))
-    if rounds is None or not automatic or not state.stacks:
+    if rounds is None or not station_turns_itself(state) or not state.stacks:
         return None
     first = 0 if _placing_now(state, seat) else 1
     position = station()[2][state.players][seat]
@@ -69,9 +69,7 @@ def _supply(
     taken: dict[int, int] = {}
     area = 0.0
     for ahead in range(first, first + rounds):
-        outer_stack = (position + rotation - ahead) % 6
-        depot = (outer_stack, 6 + (outer_stack + offset) % 6)
-        stacks = [k for k in depot if heights[k] > taken.get(k, 0)]
+        stacks = [k for k in depot_stacks(position + rotation - ahead, offset) if heights[k] > taken.get(k, 0)]
         if not stacks:
             continue
         big = max(stacks, key=lambda k: sizes[shapes[k]])

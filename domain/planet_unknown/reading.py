@@ -23,9 +23,20 @@ def can_advance(seat: Seat, track: Terrain) -> bool:
 
 def depot(state: State, seat: int) -> tuple[int, int]:
     """The (outer, inner) stacks of the depot facing ``seat``."""
-    position = station()[2][state.players][seat]
-    outer = (position + state.rotation) % 6
-    return outer, 6 + (outer + state.offset) % 6
+    return depot_stacks(station()[2][state.players][seat] + state.rotation, state.offset)
+
+
+def depot_stacks(outer: int, offset: int) -> tuple[int, int]:
+    """The (outer, inner) stacks of the depot whose outer stack is ``outer`` (taken modulo 6), with the
+    inner ring turned by ``offset``."""
+    outer %= 6
+    return outer, 6 + (outer + offset) % 6
+
+
+def station_turns_itself(state: State) -> bool:
+    """Whether the station turns one step at the start of each round without a commander: solo, and 2
+    players with the automatic rotation."""
+    return state.players == 1 or (state.players == 2 and bool(state.options.get("two_player_auto_rotation", True)))
 
 
 def offered(state: State, seat: int) -> list[int]:
@@ -35,7 +46,7 @@ def offered(state: State, seat: int) -> list[int]:
 
 def depot_empty(state: State) -> bool:
     """Whether some depot has run out of both stacks."""
-    return any(not state.stacks[k] and not state.stacks[6 + (k + state.offset) % 6] for k in range(6))
+    return any(not any(state.stacks[s] for s in depot_stacks(k, state.offset)) for k in range(6))
 
 
 def contact_mask(state: State, seat: Seat) -> int:

@@ -468,8 +468,7 @@ def _cover_worth(seat: Seat, weight: float) -> float:
 def next_tiles(state: State, seat: int) -> list[int]:
     """The face-up tiles of the depot ``seat`` will face next round, when the station turns by itself
     (solo, and 2 players with the automatic rotation); none in the last round or with a commander."""
-    automatic = state.players == 1 or (state.players == 2 and bool(state.options.get("two_player_auto_rotation", True)))
-    if not automatic or state.last_round or state.phase in (Phase.END_GAME, Phase.OVER):
+    if not rules.station_turns_itself(state) or state.last_round or state.phase in (Phase.END_GAME, Phase.OVER):
         return []
     turned = dataclasses.replace(state, rotation=(state.rotation - 1) % 6)
     return rules.offered(turned, seat)
