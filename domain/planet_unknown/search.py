@@ -98,6 +98,9 @@ SUPPLY_WORTH = 0.5
 """Worth of each square the tiles still to come are expected to cover (:func:`.outlook.supply`)."""
 SMALL_SHARE = 0.3
 """How much of the difference between a depot's larger and smaller tile the expected supply gives up."""
+STORED_PATCH_WORTH = 1.0
+"""Worth of each biomass patch stored for the end of the game (Universal Coalition's tech 2): placed then, it
+goes where it completes a row or column. Valued at nothing, a patch was always placed at once, wherever."""
 
 _PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
 _PLAN_LIMIT = 512
@@ -315,7 +318,8 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     seat will pick (:func:`civ_worth`) and, when the rounds left are known, a tracker-at-the-top objective
     as its chance (:func:`tracker_chance`) and the squares the station's tiles still to come can cover
     (:func:`.outlook.supply`, worth :data:`SUPPLY_WORTH` each: an emptied stack costs its depot's later
-    tiles). With ``final`` (the end of a turn) benefits and rover movement left pending count nothing;
+    tiles), and each patch stored for the end of the game (:data:`STORED_PATCH_WORTH`) until the end places
+    it. With ``final`` (the end of a turn) benefits and rover movement left pending count nothing;
     otherwise a rough worth each.
     """
     s = state.seats[seat]
@@ -342,6 +346,8 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     tiles_to_come = outlook.supply(state, seat, SMALL_SHARE)
     if tiles_to_come is not None:
         value += SUPPLY_WORTH * tiles_to_come
+    if s.stored_patches and state.phase not in (Phase.END_GAME, Phase.OVER):
+        value += STORED_PATCH_WORTH * s.stored_patches
     if state.players > 1 and (state.objectives or state.shared_objectives):
         value += _neighbour_objectives(state, seat, weight)
     value += weight * (
