@@ -371,14 +371,16 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
 
 _EASE = {
     "rectangle_of_terrain": 0.2,
-    "one_area_with_resource_icons": 0.3,
+    "one_area_with_resource_icons": 0.12,
     "tracker_at_maximum": 0.25,
     "meteorites_collected_at_least": 0.05,
     "lifepods_collected_more_than_meteorites_collected": 0.2,
     "no_uncovered_ice": 0.2,
     "no_uncovered_land": 0.05,
 }
-"""A guess at how often each kind of private objective is met, before any progress (which to reject)."""
+"""A guess at how often each kind of private objective is met, before any progress (which to reject). An area
+of 6 icons was guessed at 0.3, the highest, so it was the kind kept most often, yet in solo it is met in about
+one game in six: it is now the first given up."""
 
 
 def _promise(card_id: int, progress: float) -> float:
