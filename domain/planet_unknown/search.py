@@ -99,8 +99,8 @@ SUPPLY_WORTH = 0.5
 SMALL_SHARE = 0.3
 """How much of the difference between a depot's larger and smaller tile the expected supply gives up."""
 STORED_PATCH_WORTH = 1.0
-"""Worth of each biomass patch stored for the end of the game (Universal Coalition's tech 2): placed then, it
-goes where it completes a row or column. Valued at nothing, a patch was always placed at once, wherever."""
+"""Worth of each biomass patch stored for the end of the game (Universal Coalition's tech 2, Wormhole's tech 4):
+placed then, it goes where it completes a row or column, so storing it can be worth more than placing it at once."""
 
 _PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
 _PLAN_LIMIT = 512
@@ -378,9 +378,9 @@ _EASE = {
     "no_uncovered_ice": 0.2,
     "no_uncovered_land": 0.05,
 }
-"""A guess at how often each kind of private objective is met, before any progress (which to reject). An area
-of 6 icons was guessed at 0.3, the highest, so it was the kind kept most often, yet in solo it is met in about
-one game in six: it is now the first given up."""
+"""A guess at how often each kind of private objective is met, before any progress (which to reject). An area of
+6 icons is guessed below a rectangle, as measured in solo games (met in about one game in six, a rectangle in
+about three in ten), so it is the first given up."""
 
 
 def _promise(card_id: int, progress: float) -> float:
