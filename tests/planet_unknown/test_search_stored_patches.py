@@ -9,12 +9,13 @@ import pytest
 
 from domain import contract
 from domain.planet_unknown import GAME, search
+from domain.planet_unknown.data import Terrain, corporation_tracks
 from domain.planet_unknown.model import Benefit, Kind, Phase, State
 
 from .helpers import pending, with_seat
 from .test_search_bot import NODES, dealt, to_first_placement
 
-TECH_2 = 5
+TECH_2 = next(k for k, s in enumerate(corporation_tracks("universal-coalition")[Terrain.TECH]) if s.tech_level == 2)
 """The tech track's position of Universal Coalition's tech level 2, which lets a patch be stored."""
 ONE_SHORT = "ksb-4156 5c6/12/12/12/12/12/12/12/12/12/12/12"
 """An otherwise empty planet whose top row (two squares) lacks one square: a patch there completes it."""
