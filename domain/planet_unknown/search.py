@@ -5,7 +5,8 @@ resolution of an event card, a civ-card slot, the commander's rotation and the d
 plans the turn it is in on a determinisation of its view (:mod:`.determinise`: the face-down station
 tiles drawn at random from those it has not seen), never on the true state, which it is not given:
 
-1. every legal move now is played once and rated by :func:`evaluate`;
+1. every legal move now is played once and rated by :func:`evaluate`, the offered tiles' placements taking
+   turns (:func:`root_order`), so that a step cut short by the budget has rated each tile;
 2. from the best rated, in order, a narrow beam search completes the turn (each step keeps the few
    best positions, equal positions once); each complete turn is rated at its end, with what was left
    pending counting nothing;
@@ -43,7 +44,7 @@ from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, p
 from .determinise import determinise
 from .edits import cover, tile_letters
 from .model import Kind, Phase, Seat, State
-from .moves import Move
+from .moves import Move, Place
 from .outlook import reach_chance
 from .powers import corporation, tech_level
 from .progress import objective_share
@@ -559,7 +560,7 @@ def plan_turn(
     rerating = bool(upcoming) or drafting
     searching = deadline if not rerating else started + SEARCH_SHARE * max(0.0, deadline - started)
     clock = _Clock(searching, nodes)
-    root_moves = list(rules.legal_moves(world, seat))
+    root_moves = root_order(list(rules.legal_moves(world, seat)), rng)
     turns: list[tuple[float, int, list[Move], State]] = []
     offered = 0
     kept = 4 * RERATED
@@ -607,6 +608,30 @@ def plan_turn(
     if drafting:
         return _rerate(turns, seat, lambda end: _draft_offer(end, seat, start[0]), deadline)
     return _rerate(turns, seat, lambda end: upcoming, deadline)
+
+
+def root_order(moves: list[Move], rng: _random.Random) -> list[Move]:
+    """``moves`` in the order the first step rates them: the moves that place no tile first, then the
+    placements of every offered tile in turn, one of each tile at a time, each tile's in a random order.
+
+    The first step may run out of its share of the budget before every move is rated (a mid-game turn can
+    offer nearly 600 placements of its two tiles, some 250 ms to rate); in the order :func:`.rules.legal_moves`
+    gives (one tile, then the other, each by orientation), that cut every placement of the second tile and the
+    last orientations of the first, so the turn was planned with one tile only.
+    """
+    groups: dict[int, list[Move]] = {}
+    others: list[Move] = []
+    for move in moves:
+        if isinstance(move, Place):
+            groups.setdefault(move.tile, []).append(move)
+        else:
+            others.append(move)
+    for placements in groups.values():
+        rng.shuffle(placements)
+    ordered = others
+    for k in range(max((len(g) for g in groups.values()), default=0)):
+        ordered.extend(g[k] for g in groups.values() if k < len(g))
+    return ordered
 
 
 def _draft_offer(end: State, seat: int, round_number: int) -> list[int]:
