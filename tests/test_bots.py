@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -89,6 +90,14 @@ def bot_port() -> int:
     return free_port()
 
 
+def fresh_hook_url(port: int) -> str:
+    """A webhook URL no earlier test registered: the API shows an endpoint's secret only the first time.
+
+    The operating system hands out a freed port again, so the port alone does not make the URL new.
+    """
+    return f"http://127.0.0.1:{port}/turn/{uuid.uuid4().hex}"
+
+
 def start_example_bot(port: int, secret: str, *extra: str) -> subprocess.Popen[bytes]:
     bot = subprocess.Popen(
         [sys.executable, str(ROOT / "examples" / "webhook_bot.py"), "--port", str(port), "--secret", secret, *extra],
@@ -134,7 +143,7 @@ class TestWebhookBots:
     def test_the_example_bot_finishes_a_game_against_a_builtin_bot(
         self, live_server: str, worker: Worker, service: GameService, bot_port: int
     ) -> None:
-        url = f"http://127.0.0.1:{bot_port}/turn"
+        url = fresh_hook_url(bot_port)
         game = create_webhook_game(live_server, url)
         secret = game["seats"][0]["webhook_secret"]
         assert secret.startswith("whsec_") and game["seats"][0]["token"] is None
@@ -165,7 +174,7 @@ class TestWebhookBots:
     def test_a_bot_that_answers_202_moves_later_with_its_token(
         self, live_server: str, worker: Worker, service: GameService, bot_port: int
     ) -> None:
-        url = f"http://127.0.0.1:{bot_port}/turn"
+        url = fresh_hook_url(bot_port)
         game = create_webhook_game(live_server, url)
         bot = start_example_bot(bot_port, game["seats"][0]["webhook_secret"], "--reply-later")
         try:
@@ -228,7 +237,7 @@ class TestExampleBotPlaysTheRealGames:
     def test_the_example_bot_finishes_a_game(
         self, live_server: str, worker: Worker, service: GameService, bot_port: int, game_name: str, mode: str
     ) -> None:
-        url = f"http://127.0.0.1:{bot_port}/turn"
+        url = fresh_hook_url(bot_port)
         game = create_webhook_game(live_server, url, game=game_name, opponent=GREEDY)
         later = ["--reply-later"] if mode == "202" else []
         bot = start_example_bot(bot_port, game["seats"][0]["webhook_secret"], "--seed", "13", *later)

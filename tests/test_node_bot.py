@@ -19,7 +19,7 @@ from standardwebhooks.webhooks import Webhook
 from events.embedded import free_port
 from service.games import GameService
 from tests.conftest import ROOT, TMP, Worker, wait_for
-from tests.test_bots import GREEDY, create_webhook_game, deliveries, finished
+from tests.test_bots import GREEDY, create_webhook_game, deliveries, finished, fresh_hook_url
 
 NODE = shutil.which("node")
 
@@ -72,7 +72,7 @@ class TestNodeBot:
         self, live_server: str, worker: Worker, service: GameService, node_bot: Any, game_name: str, mode: str
     ) -> None:
         port = free_port()
-        url = f"http://127.0.0.1:{port}/turn"
+        url = fresh_hook_url(port)
         game = create_webhook_game(live_server, url, game=game_name, opponent=GREEDY)
         node_bot(port, game["seats"][0]["webhook_secret"], *(["--reply-later"] if mode == "202" else []))
         record = wait_for(lambda: finished(service, game["id"]), timeout=240, interval=0.2)
