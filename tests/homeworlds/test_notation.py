@@ -55,6 +55,7 @@ class TestTurnNotation:
             ),
             ("build g1 Dy/dx", "build g1 Dy/dx"),
             ("build g1 G1", "build g1 G1"),
+            ("BUILD R1 g1", "build r1 g1"),
         ],
     )
     def test_parse_gives_the_canonical_form(self, text: str, canonical: str) -> None:
@@ -138,10 +139,24 @@ def _sloppy(action: str, rnd: random.Random) -> str:
         "catastrophe": "cat",
     }[verb]
     words = [rnd.choice([verb.upper(), short, verb.capitalize()])]
-    for word in rest:
-        is_piece = len(word) == 2 and word[0] in "rygb" and word[1] in "123"
+    for slot, word in enumerate(rest):
+        is_piece = slot in PIECE_SLOTS[verb] and word != "-"
         words.append(word.upper() if is_piece and rnd.random() < 0.5 else word)
     return "  ".join(words)
+
+
+PIECE_SLOTS = {
+    "homeworld": {0, 1, 2},
+    "build": {0},
+    "trade": {0, 1},
+    "move": {0},
+    "discover": {0, 2},
+    "attack": {0},
+    "sacrifice": {0},
+    "catastrophe": set(),
+}
+"""Which words after the verb are pieces: only those may change case, since a system's name keeps its own
+(a system may be called "g1")."""
 
 
 class TestPositionText:
