@@ -244,14 +244,18 @@ async function updatePlay() {
   }
   const loader = PLAYERS[game.game];
   if (mine !== playToken) return;
-  ctx.playing = key;
   if (!loader) {
+    ctx.playing = key;
     panel.replaceChildren(el('p', {}, `This page cannot play ${game.game} yet.`));
     return;
   }
   const module = await loader();
+  const served = await catalog();
+  // Only the newest call mounts, and only a mount marks the version as shown: a call that returned early
+  // because an older one had claimed the version would otherwise leave the old panel up.
   if (mine !== playToken) return;
-  module.mount(panel, { state: game.state, seat, legal, send, catalog: await catalog(), seatName });
+  ctx.playing = key;
+  module.mount(panel, { state: game.state, seat, legal, send, catalog: served, seatName });
 }
 
 let refreshing = null;
@@ -328,6 +332,8 @@ async function start() {
     await loadGame();
     ctx.identity = currentIdentity(ctx.id, ctx.game.seats).token === ctx.identity.token ? currentIdentity(ctx.id, ctx.game.seats) : ctx.identity;
     await loadEvents();
+    // The stream starts after the newest event read; a game read before that event would stay behind it.
+    if (ctx.last > ctx.game.version) await loadGame();
   } catch (error) {
     $('#turn').textContent = '';
     showError(error.message);
