@@ -277,10 +277,21 @@ def planet_unknown_moves(live_server: str, game_id: str, token: str) -> list[dic
     return moves
 
 
-def bot_done(page: Page) -> None:
+def bot_done(page: Page, live_server: str, worker: Worker, game_id: str) -> None:
     """Wait until only our seat is to act (the bot has played its part of the round), so no new event redraws
-    the play panel while we click. The panel then offers our station."""
-    expect(page.get_by_test_id("turn-indicator")).to_have_attribute("data-to-act", "0", timeout=30_000)
+    the play panel while we click. The panel then offers our station.
+
+    If the page does not get there, the failure says whether the bot moved (the API's version and seats to
+    act) and ends with the worker's log, so that a page that missed an event and a bot that never moved are
+    told apart."""
+    try:
+        expect(page.get_by_test_id("turn-indicator")).to_have_attribute("data-to-act", "0", timeout=30_000)
+    except AssertionError as waited:
+        game = api(live_server, "GET", f"/v1/games/{game_id}")
+        raise AssertionError(
+            f"{waited}\nthe API has game {game_id} at version {game['version']}, to act {game['to_act']}"
+            f"\nthe worker's log ends with:\n{worker.log.read_text(errors='replace')[-6000:]}"
+        ) from None
     expect(page.get_by_test_id("pu-station")).to_be_visible()
 
 
@@ -297,7 +308,7 @@ class TestPlanetUnknown:
     ) -> None:
         game_id = create_from_lobby(page, "planet-unknown", ["random"], name="Ada")
         open_game(page, game_id, "game page (seat, Planet Unknown)")
-        bot_done(page)
+        bot_done(page, live_server, worker, game_id)
         shots.take(page, "planet-unknown-station", network)
 
         # A tile whose quarter turn is a placement of its own (not the same picture as unturned).
@@ -347,7 +358,7 @@ class TestIllegal:
         self, page: Page, live_server: str, worker: Worker, network: Network, shots: Shots, console: Console
     ) -> None:
         game_id = create_from_lobby(page, "planet-unknown", ["random"], name="Ada")
-        bot_done(page)
+        bot_done(page, live_server, worker, game_id)
         tile = int(page.get_by_test_id("pu-station-tile").first.get_attribute("data-tile") or "0")
         pick_tile(page, tile)
 
