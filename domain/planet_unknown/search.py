@@ -26,6 +26,7 @@ a bot without it would plan again (``use_plans=False``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import math
 import random as _random
@@ -102,6 +103,11 @@ SMALL_SHARE = 0.3
 STORED_PATCH_WORTH = 1.0
 """Worth of each biomass patch stored for the end of the game (Universal Coalition's tech 2, Wormhole's tech 4):
 placed then, it goes where it completes a row or column, so storing it can be worth more than placing it at once."""
+METEORITE_PULL = 0.5
+"""The share of what taking a meteorite off the planet would add to its row and column that a rover on its way
+there is worth (see :func:`meteorite_pull`)."""
+ROVER_PACE = 0.45
+"""The advances of the rover track expected per round left, for the squares the rovers can still travel."""
 
 _PLANS: OrderedDict[tuple[int, State], JSON] = OrderedDict()
 _PLAN_LIMIT = 512
@@ -125,13 +131,19 @@ def remaining(state: State, seat: int) -> float:
     return share
 
 
-def _lines(seat: Seat) -> list[list[int]]:
-    squares = planets()[seat.planet].squares
+def _lines(seat: Seat) -> tuple[tuple[int, ...], ...]:
+    return _planet_lines(seat.planet)
+
+
+@functools.cache
+def _planet_lines(planet: str) -> tuple[tuple[int, ...], ...]:
+    """The planet's grid squares in each row, then each column."""
+    squares = planets()[planet].squares
     out = []
     for line in range(2 * SIZE):
         cells = [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
-        out.append([q for q in cells if q in squares])
-    return out
+        out.append(tuple(q for q in cells if q in squares))
+    return tuple(out)
 
 
 def _holes(seat: Seat) -> dict[int, int]:
@@ -315,7 +327,8 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     each unfinished row or column (its medal times the square of its covered share, less with a
     meteorite on it or a hole that no tile fits), less :data:`ROUGHNESS` per side of :func:`open_edge`,
     each track's next medal (the share of the way there), the next group of 3 meteorites, the private
-    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better), the civ cards the
+    objectives not met yet, the rovers (nearer to a lifepod or meteorite is better, and to a meteorite that
+    holds back a row or column still more: :func:`meteorite_pull`), the civ cards the
     seat will pick (:func:`civ_worth`) and, when the rounds left are known, a tracker-at-the-top objective
     as its chance (:func:`tracker_chance`) and the squares the station's tiles still to come can cover
     (:func:`.outlook.supply`, worth :data:`SUPPLY_WORTH` each: an emptied stack costs its depot's later
@@ -365,9 +378,55 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
             if targets:
                 distance = min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
                 value -= 0.1 * weight * min(distance, 8)
+    value += meteorite_pull(state, seat, weight, final=final)
     if not final:
         value += _pending_value(s)
     return value
+
+
+def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = False) -> float:
+    """What the seat's rovers are worth for the meteorites that hold back a row or column.
+
+    Taking a meteorite away lets its row and column score: their medals if one is complete and holds no other
+    meteorite, else the promise :data:`METEORITE_SHARE` withheld (weighed by ``weight``, the game left). Each
+    meteorite counts :data:`METEORITE_PULL` of that, times the chance-like share ``e / (e + d)``, where ``d``
+    is the nearest rover's distance and ``e`` the squares the rovers can still travel: :data:`ROVER_PACE`
+    advances a round left (without the event deck, the share of the game left of 20 rounds) at the rover
+    track's present movement, and, before the end of a turn, the movement pending. So a rover is drawn, over
+    several rounds, to the meteorite that blocks the most.
+    """
+    s = state.seats[seat]
+    rovers = [at for at in s.rovers if at >= 0]
+    if not rovers or not s.meteorites:
+        return 0.0
+    rounds = outlook.rounds_left(state, seat)
+    if rounds is None:
+        rounds = max(1, round(20 * remaining(state, seat)))
+    movement = _track_terms(s)[2]
+    travel = ROVER_PACE * max(1.0, movement) * rounds + (0 if final else s.moves)
+    if travel <= 0:
+        return 0.0
+    planet = planets()[s.planet]
+    lines = _planet_lines(s.planet)
+    total = 0.0
+    for q in s.meteorites:
+        freed = 0.0
+        for line in (q // SIZE, SIZE + q % SIZE):
+            cells = lines[line]
+            if not cells:
+                continue
+            medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+            covered = sum(1 for c in cells if s.cover[c])
+            blocked = sum(1 for c in cells if c in s.meteorites)
+            if covered == len(cells) and blocked == 1:
+                freed += medal * (1 - weight * METEORITE_SHARE)
+            else:
+                share = 1.0 if covered == len(cells) else (covered / len(cells)) ** 2
+                freed += weight * share * medal * METEORITE_SHARE ** (blocked - 1) * (1 - METEORITE_SHARE)
+        if freed > 0:
+            distance = min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for at in rovers)
+            total += freed * travel / (travel + distance)
+    return METEORITE_PULL * total
 
 
 _EASE = {
