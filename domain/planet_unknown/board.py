@@ -47,6 +47,11 @@ def neighbours(square: int) -> Iterator[int]:
         yield square + 1
 
 
+def distance(a: int, b: int) -> int:
+    """The orthogonal steps between squares ``a`` and ``b`` (the Manhattan distance)."""
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
 def connected_areas(squares: Iterable[int]) -> list[set[int]]:
     """``squares`` split into their orthogonally connected areas."""
     todo = set(squares)

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from domain.contract import JSON, Bot, SeatView
 
 from . import rules, scoring
-from .board import terrain_of
+from .board import distance, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets, private_objectives
 from .model import Seat, State
 from .moves import Action, Move, Rotate
@@ -69,7 +69,7 @@ def evaluate(state: State, seat: int) -> float:
     targets = s.lifepods | s.meteorites
     for at in s.rovers:
         if at >= 0 and targets:
-            value -= 0.05 * min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
+            value -= 0.05 * min(distance(at, q) for q in targets)
     return value
 
 

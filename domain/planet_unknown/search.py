@@ -40,7 +40,7 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import outlook, rules, scoring
 from . import seat_state as seat_states
-from .board import connected_areas, footprint, neighbours, terrain_of
+from .board import connected_areas, distance, footprint, neighbours, terrain_of
 from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
 from .determinise import determinise
 from .edits import cover, tile_letters
@@ -131,10 +131,6 @@ def remaining(state: State, seat: int) -> float:
     return share
 
 
-def _lines(seat: Seat) -> tuple[tuple[int, ...], ...]:
-    return _planet_lines(seat.planet)
-
-
 @functools.cache
 def _planet_lines(planet: str) -> tuple[tuple[int, ...], ...]:
     """The planet's grid squares in each row, then each column."""
@@ -144,6 +140,12 @@ def _planet_lines(planet: str) -> tuple[tuple[int, ...], ...]:
         cells = [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
         out.append(tuple(q for q in cells if q in squares))
     return tuple(out)
+
+
+def _line_share(covered: int, squares: int, blocked: int) -> float:
+    """The share of its medal an unfinished row or column promises: the square of its covered share, times
+    :data:`METEORITE_SHARE` per meteorite on it."""
+    return (covered / squares) ** 2 * METEORITE_SHARE**blocked
 
 
 def _holes(seat: Seat) -> dict[int, int]:
@@ -176,7 +178,7 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
     planet = planets()[seat.planet]
     holes = _holes(seat)
     promise = 0.0
-    for line, cells in enumerate(_lines(seat)):
+    for line, cells in enumerate(_planet_lines(seat.planet)):
         if not cells:
             continue
         covered = sum(1 for q in cells if seat.cover[q])
@@ -184,7 +186,7 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
         if covered == len(cells) and not blocked:
             continue
         medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
-        share = (covered / len(cells)) ** 2 * medal * METEORITE_SHARE**blocked
+        share = medal * _line_share(covered, len(cells), blocked)
         for q in cells:
             size = holes.get(q)
             if size is not None:
@@ -376,8 +378,8 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
         if at >= 0:
             value += 0.8 * weight
             if targets:
-                distance = min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for q in targets)
-                value -= 0.1 * weight * min(distance, 8)
+                nearest = min(distance(at, q) for q in targets)
+                value -= 0.1 * weight * min(nearest, 8)
     value += meteorite_pull(state, seat, weight, final=final)
     if not final:
         value += _pending_value(s)
@@ -418,14 +420,15 @@ def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = Fals
             medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
             covered = sum(1 for c in cells if s.cover[c])
             blocked = sum(1 for c in cells if c in s.meteorites)
-            if covered == len(cells) and blocked == 1:
-                freed += medal * (1 - weight * METEORITE_SHARE)
-            else:
-                share = 1.0 if covered == len(cells) else (covered / len(cells)) ** 2
-                freed += weight * share * medal * METEORITE_SHARE ** (blocked - 1) * (1 - METEORITE_SHARE)
+            without = (
+                medal
+                if covered == len(cells) and blocked == 1
+                else weight * medal * _line_share(covered, len(cells), blocked - 1)
+            )
+            freed += without - weight * medal * _line_share(covered, len(cells), blocked)
         if freed > 0:
-            distance = min(abs(at // SIZE - q // SIZE) + abs(at % SIZE - q % SIZE) for at in rovers)
-            total += freed * travel / (travel + distance)
+            nearest = min(distance(at, q) for at in rovers)
+            total += freed * travel / (travel + nearest)
     return METEORITE_PULL * total
 
 

@@ -57,10 +57,10 @@ def test_a_meteorite_on_an_open_row_and_column_pulls_nothing() -> None:
     assert pull(with_rovers(METEORITE + 1, row_covered=False)) == 0
 
 
-def test_a_second_meteorite_on_the_row_weakens_the_pull() -> None:
+def test_a_second_meteorite_on_the_row_weakens_the_pull_of_each() -> None:
     alone = pull(with_rovers(METEORITE + 1))
-    shared = with_rovers(METEORITE + 1, meteorites=frozenset({METEORITE, METEORITE + 3}))
-    assert pull(shared) < 2 * alone
+    shared = pull(with_rovers(METEORITE + 1, meteorites=frozenset({METEORITE, METEORITE + 2})))
+    assert alone < shared < 1.5 * alone
 
 
 def test_taking_the_meteorite_is_worth_more_than_standing_next_to_it() -> None:
