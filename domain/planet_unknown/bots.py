@@ -57,7 +57,7 @@ def evaluate(state: State, seat: int) -> float:
             continue
         covered = sum(1 for q in squares if s.cover[q])
         if covered < len(squares):
-            medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+            medal = planet.line_medal(line)
             value += 0.5 * medal * (covered / len(squares)) ** 2
     for t in TRACKS:
         value += 0.5 * _track_progress(s, t)

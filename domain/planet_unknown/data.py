@@ -119,6 +119,10 @@ class Planet:
     side: str = "symmetric"
     mechanics: dict[str, Any] = dataclasses.field(default_factory=dict, hash=False, compare=False)
 
+    def line_medal(self, line: int) -> int:
+        """The medal of row ``line`` (0-11), or of column ``line - 12`` (lines 12-23)."""
+        return self.row_medals[line] if line < SIZE else self.column_medals[line - SIZE]
+
     def squares_lettered(self, letters: str) -> frozenset[int]:
         """The squares whose printed grid letter is one of ``letters`` (e.g. ``"E"``: Petra's currents)."""
         return frozenset(r * SIZE + c for r, line in enumerate(self.grid) for c, ch in enumerate(line) if ch in letters)

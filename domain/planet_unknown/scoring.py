@@ -45,7 +45,7 @@ def planet_medals(seat: Seat) -> int:
         squares = [s for s in squares if s in planet.squares]
         filled = all(seat.cover[s] or s in currents for s in squares)
         if squares and filled and not any(s in seat.meteorites for s in squares):
-            total += planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+            total += planet.line_medal(line)
     return total + rules.bonus_medals(seat)
 
 

@@ -185,7 +185,7 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
         blocked = sum(1 for q in cells if q in seat.meteorites)
         if covered == len(cells) and not blocked:
             continue
-        medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+        medal = planet.line_medal(line)
         share = medal * _line_share(covered, len(cells), blocked)
         for q in cells:
             size = holes.get(q)
@@ -417,7 +417,7 @@ def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = Fals
             cells = lines[line]
             if not cells:
                 continue
-            medal = planet.row_medals[line] if line < SIZE else planet.column_medals[line - SIZE]
+            medal = planet.line_medal(line)
             covered = sum(1 for c in cells if s.cover[c])
             blocked = sum(1 for c in cells if c in s.meteorites)
             without = (
