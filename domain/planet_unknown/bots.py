@@ -18,7 +18,7 @@ from domain.contract import JSON, Bot, SeatView
 
 from . import rules, scoring
 from .board import distance, terrain_of
-from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TOP, TRACKS, Terrain, planets, private_objectives
+from .data import PRIVATE_OBJECTIVE_MEDALS, TOP, TRACKS, Terrain, planet_lines, planets, private_objectives
 from .model import Seat, State
 from .moves import Action, Move, Rotate
 from .powers import corporation
@@ -51,8 +51,7 @@ def evaluate(state: State, seat: int) -> float:
     objective_part = scoring.objective_medals(state, only=seat)[seat]
     value = float(scoring.seat_score(state, seat, objective_part)["total"])
     planet = planets()[s.planet]
-    for line in range(2 * SIZE):
-        squares = [q for q in _line(line) if q in planet.squares]
+    for line, squares in enumerate(planet_lines(s.planet)):
         if not squares or any(q in s.meteorites for q in squares):
             continue
         covered = sum(1 for q in squares if s.cover[q])
@@ -95,10 +94,6 @@ def objective_progress(seat: Seat, card_id: int) -> float:
         count = sum(1 for letter in seat.cover if letter and terrain_of(letter) is card.terrain)
         return 0.5 * min(1.0, count / (height * width))
     return 1.0
-
-
-def _line(line: int) -> list[int]:
-    return [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
 
 
 def _track_progress(seat: Seat, track: Terrain) -> float:

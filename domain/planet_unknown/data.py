@@ -266,6 +266,15 @@ def planets() -> dict[str, Planet]:
 
 
 @functools.cache
+def planet_lines(slug: str) -> tuple[tuple[int, ...], ...]:
+    """The planet's grid squares in each line: rows 0-11, then columns 0-11 (as :meth:`Planet.line_medal`)."""
+    squares = planets()[slug].squares
+    rows = [[r * SIZE + c for c in range(SIZE)] for r in range(SIZE)]
+    columns = [[r * SIZE + c for r in range(SIZE)] for c in range(SIZE)]
+    return tuple(tuple(q for q in cells if q in squares) for cells in rows + columns)
+
+
+@functools.cache
 def corporation_tracks(slug: str) -> dict[Terrain, tuple[Space, ...]]:
     """The five tracks of a corporation board (positions 0..15), from ``corporations.json``."""
     raw = corporations()[slug]["tracks"]

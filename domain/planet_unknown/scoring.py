@@ -17,6 +17,7 @@ from .data import (
     Terrain,
     civ_cards,
     objectives,
+    planet_lines,
     planets,
     private_objectives,
 )
@@ -40,9 +41,7 @@ def planet_medals(seat: Seat) -> int:
     rules = planet_rules(seat)
     currents = rules.currents(seat)
     total = 0
-    for line in range(2 * SIZE):
-        squares = [(line * SIZE + k if line < SIZE else k * SIZE + line - SIZE) for k in range(SIZE)]
-        squares = [s for s in squares if s in planet.squares]
+    for line, squares in enumerate(planet_lines(seat.planet)):
         filled = all(seat.cover[s] or s in currents for s in squares)
         if squares and filled and not any(s in seat.meteorites for s in squares):
             total += planet.line_medal(line)

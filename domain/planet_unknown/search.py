@@ -26,7 +26,6 @@ a bot without it would plan again (``use_plans=False``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import heapq
 import math
 import random as _random
@@ -41,7 +40,16 @@ from domain.contract import JSON, RuleError, SeatView
 from . import outlook, rules, scoring
 from . import seat_state as seat_states
 from .board import connected_areas, distance, footprint, neighbours, terrain_of
-from .data import PRIVATE_OBJECTIVE_MEDALS, SIZE, TRACKS, Terrain, objectives, planets, private_objectives
+from .data import (
+    PRIVATE_OBJECTIVE_MEDALS,
+    SIZE,
+    TRACKS,
+    Terrain,
+    objectives,
+    planet_lines,
+    planets,
+    private_objectives,
+)
 from .determinise import determinise
 from .edits import cover, tile_letters
 from .model import Kind, Phase, Seat, State
@@ -131,17 +139,6 @@ def remaining(state: State, seat: int) -> float:
     return share
 
 
-@functools.cache
-def _planet_lines(planet: str) -> tuple[tuple[int, ...], ...]:
-    """The planet's grid squares in each row, then each column."""
-    squares = planets()[planet].squares
-    out = []
-    for line in range(2 * SIZE):
-        cells = [line * SIZE + k for k in range(SIZE)] if line < SIZE else [k * SIZE + line - SIZE for k in range(SIZE)]
-        out.append(tuple(q for q in cells if q in squares))
-    return tuple(out)
-
-
 def _line_share(covered: int, squares: int, blocked: int) -> float:
     """The share of its medal an unfinished row or column promises: the square of its covered share, times
     :data:`METEORITE_SHARE` per meteorite on it."""
@@ -178,7 +175,7 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
     planet = planets()[seat.planet]
     holes = _holes(seat)
     promise = 0.0
-    for line, cells in enumerate(_planet_lines(seat.planet)):
+    for line, cells in enumerate(planet_lines(seat.planet)):
         if not cells:
             continue
         covered = sum(1 for q in cells if seat.cover[q])
@@ -409,7 +406,7 @@ def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = Fals
     if travel <= 0:
         return 0.0
     planet = planets()[s.planet]
-    lines = _planet_lines(s.planet)
+    lines = planet_lines(s.planet)
     total = 0.0
     for q in s.meteorites:
         freed = 0.0

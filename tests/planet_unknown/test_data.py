@@ -17,6 +17,7 @@ from domain.planet_unknown.data import (
     corporations,
     objective_sides,
     objectives,
+    planet_lines,
     planets,
     tiles,
     tracks,
@@ -62,6 +63,16 @@ class TestPlanets:
         ksb = planets()["ksb-4156"]
         assert (len(ksb.squares), len(ksb.ice), len(ksb.lifepods), len(ksb.edge)) == (96, 21, 6, 28)
         assert ksb.row_medals == ksb.column_medals == (1, 1, 1, 2, 2, 3, 3, 2, 2, 1, 1, 1)
+
+    def test_lines_are_rows_then_columns_of_grid_squares(self) -> None:
+        lines = planet_lines("ksb-4156")
+        lengths = (2, 6, 8, 10, 10, 12, 12, 10, 10, 8, 6, 2)
+        assert tuple(len(line) for line in lines) == lengths + lengths
+        assert lines[0] == (5, 6)
+        assert lines[12 + 5] == tuple(r * 12 + 5 for r in range(12))
+        for slug, planet in planets().items():
+            assert all(set(line) <= planet.squares for line in planet_lines(slug))
+            assert sum(len(line) for line in planet_lines(slug)) == 2 * len(planet.squares)
 
     def test_matches_reference(self) -> None:
         ref = reference("planets.json")
