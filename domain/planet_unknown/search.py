@@ -13,8 +13,8 @@ tiles drawn at random from those it has not seen), never on the true state, whic
 3. when the station turns by itself (solo; 2 players with the automatic rotation) the tiles of next
    round's depot are face up now (:func:`next_tiles`): in a turn that places a tile, the search stops
    at :data:`SEARCH_SHARE` of the budget and the best complete turns (:data:`RERATED`, distinct end
-   positions) add what the best placement of one of those tiles would add to their planet
-   (:func:`next_fit`);
+   positions) add what the best placement of one of those tiles would add to their planet, with the
+   rough worth of the advances its resource icons would give there (:func:`next_fit`);
 4. when the time is up (``think_ms``, 0 for :data:`DEFAULT_THINK_MS`) the first move of the best
    complete turn is played.
 
@@ -45,6 +45,7 @@ from .data import (
     SIZE,
     TRACKS,
     Terrain,
+    TileSquare,
     objectives,
     planet_lines,
     planets,
@@ -52,6 +53,7 @@ from .data import (
 )
 from .determinise import determinise
 from .edits import cover, tile_letters
+from .gains import placement_benefits
 from .model import Kind, Phase, Seat, State
 from .moves import Move, Place
 from .outlook import reach_chance
@@ -83,8 +85,8 @@ TRACK_WEIGHT = 0.6
 OBJECTIVE_WEIGHT = 0.8
 """Weight of the private objectives' promise."""
 NEXT_TILE_WEIGHT = 1.0
-"""Weight of what the best placement of one of next round's tiles would add to the planet's worth
-(see :func:`next_fit`)."""
+"""Weight of what the best placement of one of next round's tiles would add to the planet's worth and the
+tracks (see :func:`next_fit`)."""
 RERATED = 8
 """Complete turns re-rated with :func:`next_fit`, best first."""
 SEARCH_SHARE = 0.6
@@ -543,8 +545,10 @@ def next_tiles(state: State, seat: int) -> list[int]:
 
 
 def next_fit(state: State, seat: int, tiles: list[int], deadline: float = math.inf) -> float:
-    """What the best placement of one of ``tiles`` (see :func:`next_tiles`) would add to the planet's part
-    of :func:`evaluate` (rows, columns and the objectives read from the planet); 0 with no tile.
+    """What the best placement of one of ``tiles`` (see :func:`next_tiles`) would add: to the planet's part of
+    :func:`evaluate` (rows, columns and the objectives read from the planet), and the rough worth of the
+    advances its resource icons would give there (:func:`_step_value`; water only where the tile meets ice,
+    energy its best neighbouring track); 0 with no tile.
 
     This round's event restriction is not applied to them; the placements are looked at until ``deadline``.
     """
@@ -567,8 +571,22 @@ def next_fit(state: State, seat: int, tiles: list[int], deadline: float = math.i
                 placed = dataclasses.replace(
                     placed, meteorites=placed.meteorites | {q for q, c in cells.items() if c.meteor}
                 )
-            best = max(best, _cover_worth(placed, weight) - base)
+            gain = _cover_worth(placed, weight) - base + _resource_worth(s, placed, cells)
+            best = max(best, gain)
     return best
+
+
+def _resource_worth(before: Seat, placed: Seat, cells: dict[int, TileSquare]) -> float:
+    """The rough worth (:func:`_step_value`) of the advances the resource icons of a tile placed on ``cells``
+    would give: ``placed`` is the seat ``before`` with the tile on its planet."""
+    worth = 0.0
+    for benefits in placement_benefits(before, placed, cells):
+        for benefit in benefits:
+            if benefit.kind is Kind.ADVANCE and benefit.track is not None:
+                worth += _step_value(before, benefit.track)
+            elif benefit.kind is Kind.CHOOSE:
+                worth += max((_step_value(before, t) for t in benefit.options or TRACKS), default=0.0)
+    return worth
 
 
 # --- Planning -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from domain import contract
 from domain.planet_unknown import GAME, rules, search
 from domain.planet_unknown.bots import BOTS
-from domain.planet_unknown.data import SIZE
+from domain.planet_unknown.data import SIZE, TRACKS, Terrain, tiles
 from domain.planet_unknown.determinise import determinise, unseen_tiles
 from domain.planet_unknown.edits import cover
 from domain.planet_unknown.model import Stage, State
@@ -154,6 +154,18 @@ def test_next_fit_rates_the_best_placement_of_the_next_tiles() -> None:
     alone = [search.next_fit(view, 0, [tile]) for tile in upcoming]
     assert both > 0
     assert both == max(alone)
+
+
+def test_next_fit_counts_what_the_next_tiles_icons_would_advance() -> None:
+    state = to_first_placement(dealt(1, b"fit"))
+    view = GAME.seat_state(state, 0)
+    tile = next(t for t in tiles() if set(t.resources) == {Terrain.BIOMASS, Terrain.CIV})
+    seat = view.seats[0]
+    topped = dataclasses.replace(
+        seat, tracks=tuple(15 if t in (Terrain.BIOMASS, Terrain.CIV) else seat.track(t) for t in TRACKS)
+    )
+    blocked = search.next_fit(dataclasses.replace(view, seats=(topped,)), 0, [tile.id])
+    assert search.next_fit(view, 0, [tile.id]) > blocked + 0.5
 
 
 def test_open_edge_counts_the_sides_between_covered_and_uncovered_squares() -> None:
