@@ -54,7 +54,7 @@ from .data import (
 from .determinise import determinise
 from .edits import cover, tile_letters
 from .gains import placement_benefits
-from .model import Kind, Phase, Seat, State
+from .model import Benefit, Kind, Phase, Seat, State
 from .moves import Move, Place
 from .outlook import reach_chance
 from .powers import corporation, tech_level
@@ -305,20 +305,20 @@ def _step_value(seat: Seat, track: Terrain) -> float:
     return value
 
 
+def _benefit_worth(seat: Seat, benefit: Benefit) -> float:
+    """What a benefit not yet used is roughly worth to ``seat``: its advances by :func:`_step_value`, anything
+    else a flat half (a third if it may be declined)."""
+    if benefit.kind is Kind.ADVANCE and benefit.track is not None:
+        return _step_value(seat, benefit.track)
+    if benefit.kind is Kind.CHOOSE:
+        options = [t for t in (benefit.options or TRACKS) if t not in benefit.chosen]
+        best = max((_step_value(seat, t) for t in options), default=0.0)
+        return best * max(1, benefit.count - len(benefit.chosen)) * benefit.steps
+    return 0.5 if not benefit.optional else 0.3
+
+
 def _pending_value(seat: Seat) -> float:
-    value = 0.0
-    for benefit in seat.pending:
-        if benefit.kind is Kind.ADVANCE and benefit.track is not None:
-            value += _step_value(seat, benefit.track)
-        elif benefit.kind is Kind.CHOOSE:
-            options = [t for t in (benefit.options or TRACKS) if t not in benefit.chosen]
-            best = max((_step_value(seat, t) for t in options), default=0.0)
-            value += best * max(1, benefit.count - len(benefit.chosen)) * benefit.steps
-        elif not benefit.optional:
-            value += 0.5
-        else:
-            value += 0.3
-    return value + 0.15 * seat.moves
+    return sum(_benefit_worth(seat, benefit) for benefit in seat.pending) + 0.15 * seat.moves
 
 
 def evaluate(state: State, seat: int, *, final: bool = False) -> float:
@@ -547,7 +547,7 @@ def next_tiles(state: State, seat: int) -> list[int]:
 def next_fit(state: State, seat: int, tiles: list[int], deadline: float = math.inf) -> float:
     """What the best placement of one of ``tiles`` (see :func:`next_tiles`) would add: to the planet's part of
     :func:`evaluate` (rows, columns and the objectives read from the planet), and the rough worth of the
-    advances its resource icons would give there (:func:`_step_value`; water only where the tile meets ice,
+    advances its resource icons would give there (:func:`_benefit_worth`; water only where the tile meets ice,
     energy its best neighbouring track); 0 with no tile.
 
     This round's event restriction is not applied to them; the placements are looked at until ``deadline``.
@@ -577,16 +577,13 @@ def next_fit(state: State, seat: int, tiles: list[int], deadline: float = math.i
 
 
 def _resource_worth(before: Seat, placed: Seat, cells: dict[int, TileSquare]) -> float:
-    """The rough worth (:func:`_step_value`) of the advances the resource icons of a tile placed on ``cells``
+    """The rough worth (:func:`_benefit_worth`) of the benefits the resource icons of a tile placed on ``cells``
     would give: ``placed`` is the seat ``before`` with the tile on its planet."""
-    worth = 0.0
-    for benefits in placement_benefits(before, placed, cells):
-        for benefit in benefits:
-            if benefit.kind is Kind.ADVANCE and benefit.track is not None:
-                worth += _step_value(before, benefit.track)
-            elif benefit.kind is Kind.CHOOSE:
-                worth += max((_step_value(before, t) for t in benefit.options or TRACKS), default=0.0)
-    return worth
+    return sum(
+        _benefit_worth(before, benefit)
+        for benefits in placement_benefits(before, placed, cells)
+        for benefit in benefits
+    )
 
 
 # --- Planning -------------------------------------------------------------------------------------
