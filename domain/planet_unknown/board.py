@@ -10,7 +10,7 @@ A square is ``row * 12 + col``; its name is the column letter and the row number
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .data import BY_LETTER, SIZE, SQUARES, Terrain, TileSquare, tiles
 
@@ -34,26 +34,17 @@ def parse_square(text: str) -> int:
     return (int(text[1:]) - 1) * SIZE + COLUMNS.index(text[0])
 
 
-def _neighbours_of(square: int) -> tuple[int, ...]:
-    r, c = divmod(square, SIZE)
-    out = []
-    if r > 0:
-        out.append(square - SIZE)
-    if r < SIZE - 1:
-        out.append(square + SIZE)
-    if c > 0:
-        out.append(square - 1)
-    if c < SIZE - 1:
-        out.append(square + 1)
-    return tuple(out)
-
-
-_NEIGHBOURS = tuple(_neighbours_of(square) for square in range(SQUARES))
-
-
-def neighbours(square: int) -> tuple[int, ...]:
+def neighbours(square: int) -> Iterator[int]:
     """The orthogonal neighbours of ``square`` inside the 12 x 12 frame."""
-    return _NEIGHBOURS[square]
+    r, c = divmod(square, SIZE)
+    if r > 0:
+        yield square - SIZE
+    if r < SIZE - 1:
+        yield square + SIZE
+    if c > 0:
+        yield square - 1
+    if c < SIZE - 1:
+        yield square + 1
 
 
 def distance(a: int, b: int) -> int:
@@ -95,16 +86,6 @@ def squares_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def sides_between(a: int, b: int) -> int:
-    """How many sides squares of mask ``a`` share with squares of mask ``b`` (each pair of neighbours once)."""
-    return (
-        (a & (b >> 1) & ~_COL11).bit_count()
-        + (a & (b << 1) & ~_COL0).bit_count()
-        + (a & (b >> SIZE)).bit_count()
-        + (a & (b << SIZE)).bit_count()
-    )
 
 
 def grow(mask: int) -> int:

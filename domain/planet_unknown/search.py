@@ -26,7 +26,6 @@ a bot without it would plan again (``use_plans=False``).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import heapq
 import math
 import random as _random
@@ -40,7 +39,7 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import outlook, rules, scoring
 from . import seat_state as seat_states
-from .board import distance, footprint, grow, mask_of, sides_between, squares_of, terrain_of
+from .board import connected_areas, distance, footprint, neighbours, terrain_of
 from .data import (
     PRIVATE_OBJECTIVE_MEDALS,
     SIZE,
@@ -133,8 +132,8 @@ _PLANS_LOCK = threading.Lock()
 def remaining(state: State, seat: int) -> float:
     """A rough share (0-1) of the game still to play: events left in the deck, else uncovered squares."""
     s = state.seats[seat]
-    planet = planets()[s.planet]
-    share = (planet.mask & ~_terrain_masks(s.cover)[0]).bit_count() / max(1, len(planet.squares))
+    squares = planets()[s.planet].squares
+    share = sum(1 for q in squares if not s.cover[q]) / max(1, len(squares))
     if state.event_deck or state.events_drawn:
         share = min(share, len(state.event_deck) / max(1, len(state.event_deck) + state.events_drawn))
     if state.last_round or state.phase is Phase.END_GAME:
@@ -150,23 +149,12 @@ def _line_share(covered: int, squares: int, blocked: int) -> float:
 
 def _holes(seat: Seat) -> dict[int, int]:
     """Uncovered grid squares in an uncovered area of 1 to 3 squares, with the area's size."""
-    open_squares = planets()[seat.planet].mask & ~_terrain_masks(seat.cover)[0]
+    squares = planets()[seat.planet].squares
     out: dict[int, int] = {}
-    while open_squares:
-        area = open_squares & -open_squares
-        while (grown := (area | grow(area)) & open_squares) != area:
-            area = grown
-        open_squares &= ~area
-        size = area.bit_count()
-        if size <= 3:
-            out.update((q, size) for q in squares_of(area))
+    for area in connected_areas(q for q in squares if not seat.cover[q]):
+        if len(area) <= 3:
+            out.update((q, len(area)) for q in area)
     return out
-
-
-@functools.cache
-def _line_masks(planet: str) -> tuple[int, ...]:
-    """The mask of each row's and column's grid squares, in the order of :func:`.data.planet_lines`."""
-    return tuple(mask_of(cells) for cells in planet_lines(planet))
 
 
 _COVER_CONDITIONS = frozenset(
@@ -188,24 +176,20 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
         return found
     planet = planets()[seat.planet]
     holes = _holes(seat)
-    in_holes = mask_of(holes)
-    covered_squares = _terrain_masks(seat.cover)[0]
-    meteorites = mask_of(seat.meteorites)
     promise = 0.0
-    for line, (cells, mask) in enumerate(zip(planet_lines(seat.planet), _line_masks(seat.planet), strict=True)):
+    for line, cells in enumerate(planet_lines(seat.planet)):
         if not cells:
             continue
-        covered = (mask & covered_squares).bit_count()
-        blocked = (mask & meteorites).bit_count()
+        covered = sum(1 for q in cells if seat.cover[q])
+        blocked = sum(1 for q in cells if q in seat.meteorites)
         if covered == len(cells) and not blocked:
             continue
         medal = planet.line_medal(line)
         share = medal * _line_share(covered, len(cells), blocked)
-        if mask & in_holes:
-            for q in cells:
-                size = holes.get(q)
-                if size is not None:
-                    share *= HOLE_SHARE[size]
+        for q in cells:
+            size = holes.get(q)
+            if size is not None:
+                share *= HOLE_SHARE[size]
         promise += share
     promise -= ROUGHNESS * open_edge(seat)
     met = 0
@@ -231,22 +215,12 @@ def _cover_terms(seat: Seat) -> tuple[int, float, int, float]:
 def open_edge(seat: Seat) -> int:
     """How many sides the seat's uncovered grid squares share with covered ones: the longer this edge
     between the tiles and the open planet, the more squares are left that no tile fits."""
-    covered = _terrain_masks(seat.cover)[0]
-    return sides_between(planets()[seat.planet].mask & ~covered, covered)
-
-
-@functools.lru_cache(maxsize=4096)
-def _terrain_masks(cover: tuple[str, ...]) -> tuple[int, dict[Terrain, int]]:
-    """The mask of the covered squares and, per terrain, the mask of the squares covered with it."""
-    covered = 0
-    by_terrain: dict[Terrain, int] = {}
-    for q, letter in enumerate(cover):
-        if letter:
-            bit = 1 << q
-            covered |= bit
-            terrain = terrain_of(letter)
-            by_terrain[terrain] = by_terrain.get(terrain, 0) | bit
-    return covered, by_terrain
+    squares = planets()[seat.planet].squares
+    count = 0
+    for q in squares:
+        if not seat.cover[q]:
+            count += sum(1 for n in neighbours(q) if n in squares and seat.cover[n])
+    return count
 
 
 def _cover_progress(seat: Seat, card_id: int) -> float:
@@ -267,17 +241,20 @@ def _cover_progress(seat: Seat, card_id: int) -> float:
 
 def _window(seat: Seat, terrain: Terrain, height: int, width: int) -> int:
     """The most squares of ``terrain`` in a ``height`` x ``width`` block of the planet holding no other terrain."""
-    covered, by_terrain = _terrain_masks(seat.cover)
-    own = by_terrain.get(terrain, 0)
-    other = ~planets()[seat.planet].mask | (covered & ~own)
-    return max(((block & own).bit_count() for block in _blocks(height, width) if not block & other), default=0)
-
-
-@functools.cache
-def _blocks(height: int, width: int) -> tuple[int, ...]:
-    """The masks of every ``height`` x ``width`` block of squares inside the 12 x 12 frame."""
-    shape = mask_of(r * SIZE + c for r in range(height) for c in range(width))
-    return tuple(shape << (top * SIZE + left) for top in range(SIZE - height + 1) for left in range(SIZE - width + 1))
+    squares = planets()[seat.planet].squares
+    best = 0
+    for top in range(SIZE - height + 1):
+        for left in range(SIZE - width + 1):
+            count = 0
+            for q in (top * SIZE + left + r * SIZE + c for r in range(height) for c in range(width)):
+                letter = seat.cover[q]
+                if q not in squares or (letter and terrain_of(letter) is not terrain):
+                    count = -1
+                    break
+                if letter:
+                    count += 1
+            best = max(best, count)
+    return best
 
 
 _TRACK_CACHE: dict[tuple[Any, ...], tuple[float, float, float]] = {}
@@ -432,9 +409,6 @@ def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = Fals
         return 0.0
     planet = planets()[s.planet]
     lines = planet_lines(s.planet)
-    masks = _line_masks(s.planet)
-    covered_squares = _terrain_masks(s.cover)[0]
-    meteorites = mask_of(s.meteorites)
     total = 0.0
     for q in s.meteorites:
         freed = 0.0
@@ -443,8 +417,8 @@ def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = Fals
             if not cells:
                 continue
             medal = planet.line_medal(line)
-            covered = (masks[line] & covered_squares).bit_count()
-            blocked = (masks[line] & meteorites).bit_count()
+            covered = sum(1 for c in cells if s.cover[c])
+            blocked = sum(1 for c in cells if c in s.meteorites)
             without = (
                 medal
                 if covered == len(cells) and blocked == 1

@@ -11,9 +11,8 @@ import pytest
 
 from domain import contract
 from domain.planet_unknown import GAME, rules, search
-from domain.planet_unknown.board import connected_areas, neighbours, terrain_of
 from domain.planet_unknown.bots import BOTS
-from domain.planet_unknown.data import SIZE, TRACKS, Terrain, planets, tiles
+from domain.planet_unknown.data import SIZE, TRACKS, Terrain, tiles
 from domain.planet_unknown.determinise import determinise, unseen_tiles
 from domain.planet_unknown.edits import cover
 from domain.planet_unknown.model import Stage, State
@@ -187,42 +186,3 @@ def test_a_ragged_edge_costs_its_extra_sides_and_nothing_else() -> None:
     assert extra == 4
     rated = [search.evaluate(dataclasses.replace(state, seats=(s,)), 0, final=True) for s in (dominoes, checkered)]
     assert rated[0] - rated[1] == pytest.approx(search.ROUGHNESS * extra)
-
-
-def _positions(count: int) -> list[State]:
-    """The positions where seat 0 chooses its tile, along ``count`` solo games of the random bot."""
-    out: list[State] = []
-    rng = random.Random(5)
-    for k in range(count):
-        state = dealt(1, f"count-{k}".encode())
-        while GAME.outcome(state) is None:
-            move = BOTS["random"](contract.seat_view(GAME, state, 0), 0, rng, 0)
-            state = contract.fold(GAME, state, GAME.decide(state, 0, move))
-            if state.seats[0].stage is Stage.CHOOSING:
-                out.append(state)
-    return out
-
-
-def test_open_edge_holes_and_windows_match_a_square_by_square_count() -> None:
-    """The mask-based counts give what counting square by square gives."""
-    checked = 0
-    for state in _positions(2):
-        seat = state.seats[0]
-        squares = planets()[seat.planet].squares
-        areas = connected_areas(q for q in squares if not seat.cover[q])
-        assert search._holes(seat) == {q: len(area) for area in areas if len(area) <= 3 for q in area}
-        edge = sum(1 for q in squares if not seat.cover[q] for n in neighbours(q) if n in squares and seat.cover[n])
-        assert search.open_edge(seat) == edge
-        for terrain in Terrain:
-            for height, width in ((3, 3), (2, 5), (5, 2)):
-                best = 0
-                for top in range(SIZE - height + 1):
-                    for left in range(SIZE - width + 1):
-                        block = [(top + r) * SIZE + left + c for r in range(height) for c in range(width)]
-                        if all(
-                            q in squares and (not seat.cover[q] or terrain_of(seat.cover[q]) is terrain) for q in block
-                        ):
-                            best = max(best, sum(1 for q in block if seat.cover[q]))
-                assert search._window(seat, terrain, height, width) == best
-        checked += 1
-    assert checked >= 30
