@@ -18,6 +18,9 @@ tiles drawn at random from those it has not seen), never on the true state, whic
 4. when the time is up (``think_ms``, 0 for :data:`DEFAULT_THINK_MS`) the first move of the best
    complete turn is played.
 
+One choice is made without a search: of the objective cards dealt at the start, the one this bot meets
+least often is rejected (:func:`dealt_reject`, :data:`MET_RATES`).
+
 The rest of the planned turn is remembered, keyed by the exact view it expects next, so the following
 moves of the turn are played at once; any other view is planned afresh. The memory is only a speed-up:
 a bot without it would plan again (``use_plans=False``).
