@@ -475,10 +475,11 @@ MET_RATES: dict[tuple[str, str | None], float] = {
 }
 """How often this bot met each kind of private objective it kept, by terrain or track, in 200 solo games
 (seeds ``pu-solo-400`` to ``-599``: KSB-4156, Universal Coalition, 300 ms a move), each rate drawn towards 0.35
-as if by 3 more games. The dealt card with the lowest rate is the one rejected (:func:`dealt_reject`). "More
-lifepods than meteorites" was met in 17 of 32 games, but those games scored 1.9 less than the others, with
-4.4 meteorites left on the planet against 2.6 (the rovers keep off meteorites while the objective holds), so
-it is set low."""
+as if by 3 more games. The dealt card with the lowest rate is the one rejected (:func:`dealt_reject`). Two
+are set by hand: "more lifepods than meteorites" was met in 17 of 32 games, but those games scored 1.9 less
+than the others, with 4.4 meteorites left on the planet against 2.6 (the rovers keep off meteorites while the
+objective holds); 9 meteorites collected was kept in only 2 games (met once), where a game collects about 6.
+Both are set at 0.15."""
 
 
 def dealt_reject(state: State, seat: int, moves: list[Move]) -> Move | None:
