@@ -58,7 +58,7 @@ from .determinise import determinise
 from .edits import cover, tile_letters
 from .gains import placement_benefits
 from .model import Benefit, Kind, Phase, Seat, State
-from .moves import Move, Place
+from .moves import Move, Place, Reject
 from .outlook import reach_chance
 from .powers import corporation, tech_level
 from .progress import objective_share
@@ -482,21 +482,22 @@ objective holds); 9 meteorites collected was kept in only 2 games (met once), wh
 Both are set at 0.15."""
 
 
+def met_rate(card_id: int) -> float:
+    """The :data:`MET_RATES` entry of private objective ``card_id``."""
+    card = private_objectives()[card_id]
+    kind = card.params.get("track") if card.condition == "tracker_at_maximum" else card.terrain
+    return MET_RATES[(card.condition, None if kind is None else str(kind))]
+
+
 def dealt_reject(state: State, seat: int, moves: list[Move]) -> Move | None:
     """When ``seat`` is to give up one of the objective cards dealt to it (every legal move a reject), the
-    reject of the card with the lowest :data:`MET_RATES`; else None."""
+    reject of the card with the lowest :func:`met_rate`; else None."""
     if not state.seats[seat].objective_offer:
         return None
-    rejects = [(m, m.to_json()) for m in moves]
-    if not rejects or any(j.get("action") != "reject" for _, j in rejects):
+    rejects = [m for m in moves if isinstance(m, Reject)]
+    if not rejects or len(rejects) != len(moves):
         return None
-
-    def rate(card_id: int) -> float:
-        card = private_objectives()[card_id]
-        kind = card.params.get("track") if card.condition == "tracker_at_maximum" else card.terrain
-        return MET_RATES.get((card.condition, None if kind is None else str(kind)), 0.3)
-
-    return min(rejects, key=lambda r: (rate(int(r[1]["card"])), int(r[1]["card"])))[0]
+    return min(rejects, key=lambda m: (met_rate(m.card), m.card))
 
 
 def _promise(card_id: int, progress: float) -> float:
