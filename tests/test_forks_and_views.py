@@ -200,7 +200,7 @@ class TestBotsSeeOnlyTheirSeat:
         seats = [SeatSpec("Bot", {"builtin": "random"}), SeatSpec("Human")]
         created = service.create("planet-unknown", seats, {"private_objectives": True, "events": True})
         game_id = created.record.game_id
-        record = service.head(game_id)
+        record = created.record  # not the head: a worker may already have played the bot's turn
         assert 0 in record.game.to_act(record.state)
         secret = dataclasses.replace(record, state=planted(record.state, 0))
         assert str(CANARY) in repr(secret.state), "the canary is planted"
