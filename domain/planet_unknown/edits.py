@@ -78,6 +78,11 @@ def patched(seat: Seat, square: int, index: int) -> Seat:
     seat = dataclasses.replace(
         seat, pending=drop(seat.pending, index), stored_patches=seat.stored_patches - (1 if final else 0)
     )
+    return patch_on(seat, square)
+
+
+def patch_on(seat: Seat, square: int) -> Seat:
+    """The seat with a biomass patch on ``square`` (a meteorite on a tile there is destroyed)."""
     if seat.cover[square] and square in seat.meteorites:
         seat = dataclasses.replace(seat, meteorites=seat.meteorites - {square})
     return cover(seat, {square: "p"})

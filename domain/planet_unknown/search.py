@@ -42,6 +42,7 @@ from domain.contract import JSON, RuleError, SeatView
 
 from . import outlook, rules, scoring
 from . import seat_state as seat_states
+from .benefits.patch import patch_squares
 from .board import connected_areas, distance, footprint, neighbours, terrain_of
 from .data import (
     PRIVATE_OBJECTIVE_MEDALS,
@@ -55,7 +56,7 @@ from .data import (
     private_objectives,
 )
 from .determinise import determinise
-from .edits import cover, tile_letters
+from .edits import cover, patch_on, tile_letters
 from .gains import placement_benefits
 from .model import Benefit, Kind, Phase, Seat, State
 from .moves import Move, Place, Reject
@@ -336,9 +337,10 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     seat will pick (:func:`civ_worth`) and, when the rounds left are known, a tracker-at-the-top objective
     as its chance (:func:`tracker_chance`) and the squares the station's tiles still to come can cover
     (:func:`.outlook.supply`, worth :data:`SUPPLY_WORTH` each: an emptied stack costs its depot's later
-    tiles), and each patch stored for the end of the game (:data:`STORED_PATCH_WORTH`) until the end places
-    it. With ``final`` (the end of a turn) benefits and rover movement left pending count nothing;
-    otherwise a rough worth each.
+    tiles), and each patch stored for the end of the game (:data:`STORED_PATCH_WORTH`) until the seat's last
+    tile is placed, then the medals the stored patches will add in the end-game turn (:func:`stored_fill`). With
+    ``final`` (the end of a turn) benefits and rover movement left pending count nothing; otherwise a rough
+    worth each.
     """
     s = state.seats[seat]
     rest = remaining(state, seat)
@@ -364,7 +366,9 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     tiles_to_come = outlook.supply(state, seat, SMALL_SHARE)
     if tiles_to_come is not None:
         value += SUPPLY_WORTH * tiles_to_come
-    if s.stored_patches and state.phase not in (Phase.END_GAME, Phase.OVER):
+    if s.stored_patches and (rounds == 0 or state.phase is Phase.END_GAME):
+        value += stored_fill(state, seat)
+    elif s.stored_patches and state.phase is not Phase.OVER:
         value += STORED_PATCH_WORTH * s.stored_patches
     if state.players > 1 and (state.objectives or state.shared_objectives):
         value += _neighbour_objectives(state, seat, weight)
@@ -386,6 +390,24 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     if not final:
         value += _pending_value(s)
     return value
+
+
+def stored_fill(state: State, seat: int) -> int:
+    """The medals the seat's stored patches add when the end of the game places them: each in turn on the square
+    where it adds most (the rows and columns it completes, a civ card's medal per patch)."""
+    s = state.seats[seat]
+    start = medals = scoring.planet_medals(s) + scoring.civ_medals(s)
+    for _ in range(s.stored_patches):
+        best, placed = 0, None
+        for square in patch_squares(state, s):
+            after = patch_on(s, square)
+            gain = scoring.planet_medals(after) + scoring.civ_medals(after) - medals
+            if gain > best:
+                best, placed = gain, after
+        if placed is None:
+            break
+        s, medals = placed, medals + best
+    return medals - start
 
 
 def meteorite_pull(state: State, seat: int, weight: float, *, final: bool = False) -> float:

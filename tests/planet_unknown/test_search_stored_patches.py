@@ -10,7 +10,7 @@ import pytest
 from domain import contract
 from domain.planet_unknown import GAME, search
 from domain.planet_unknown.data import Terrain, corporation_tracks
-from domain.planet_unknown.model import Benefit, Kind, Phase, State
+from domain.planet_unknown.model import Benefit, Kind, Phase, Stage, State
 
 from .helpers import pending, with_seat
 from .test_search_bot import NODES, dealt, to_first_placement
@@ -19,6 +19,8 @@ TECH_2 = next(k for k, s in enumerate(corporation_tracks("universal-coalition")[
 """The tech track's position of Universal Coalition's tech level 2, which lets a patch be stored."""
 ONE_SHORT = "ksb-4156 5c6/12/12/12/12/12/12/12/12/12/12/12"
 """An otherwise empty planet whose top row (two squares) lacks one square: a patch there completes it."""
+TWO_SHORT = "ksb-4156 5c6/12/12/12/12/12/12/12/12/12/12/5c6"
+"""An otherwise empty planet whose top and bottom rows (two squares each) each lack one square."""
 
 
 def solo_midgame() -> State:
@@ -42,10 +44,26 @@ class TestWorth:
         none, two = (search.evaluate(storing(state, n), 0, final=True) for n in (0, 2))
         assert two - none == pytest.approx(2 * search.STORED_PATCH_WORTH)
 
-    def test_nothing_once_the_end_of_the_game_places_them(self) -> None:
+    def test_in_the_end_game_turn_they_are_worth_the_rows_and_columns_they_complete(self) -> None:
         ended = dataclasses.replace(solo_midgame(), phase=Phase.END_GAME)
-        none, two = (search.evaluate(storing(ended, n), 0, final=True) for n in (0, 2))
-        assert two == pytest.approx(none)
+        none, one, two = (search.evaluate(storing(ended, n), 0, final=True) for n in (0, 1, 2))
+        assert one - none == pytest.approx(1.0), "the first completes the top row"
+        assert two == pytest.approx(one), "a second completes nothing more"
+
+    def test_in_the_last_round_once_the_tile_is_placed_they_are_worth_what_they_will_complete(self) -> None:
+        last = dataclasses.replace(solo_midgame(), last_round=True)
+        for stage, worth in ((Stage.CHOOSING, 2 * search.STORED_PATCH_WORTH), (Stage.RESOLVING, 1.0)):
+            none, two = (
+                search.evaluate(with_seat(last, 0, f"{ONE_SHORT} t:0.0.0.0.{TECH_2}", stored_patches=n, stage=stage), 0)
+                for n in (0, 2)
+            )
+            assert two - none == pytest.approx(worth), stage
+
+    def test_each_goes_where_it_adds_most(self) -> None:
+        ended = dataclasses.replace(solo_midgame(), phase=Phase.END_GAME)
+        one, two = (with_seat(ended, 0, f"{TWO_SHORT} t:0.0.0.0.{TECH_2}", stored_patches=n) for n in (1, 2))
+        assert search.stored_fill(one, 0) == 1
+        assert search.stored_fill(two, 0) == 2
 
 
 class TestChoice:
