@@ -366,10 +366,9 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
     tiles_to_come = outlook.supply(state, seat, SMALL_SHARE)
     if tiles_to_come is not None:
         value += SUPPLY_WORTH * tiles_to_come
-    if s.stored_patches and (rounds == 0 or state.phase is Phase.END_GAME):
-        value += stored_fill(state, seat)
-    elif s.stored_patches and state.phase is not Phase.OVER:
-        value += STORED_PATCH_WORTH * s.stored_patches
+    if s.stored_patches and state.phase is not Phase.OVER:
+        placed_last = rounds == 0 or state.phase is Phase.END_GAME
+        value += stored_fill(state, seat) if placed_last else STORED_PATCH_WORTH * s.stored_patches
     if state.players > 1 and (state.objectives or state.shared_objectives):
         value += _neighbour_objectives(state, seat, weight)
     value += weight * (
@@ -394,7 +393,9 @@ def evaluate(state: State, seat: int, *, final: bool = False) -> float:
 
 def stored_fill(state: State, seat: int) -> int:
     """The medals the seat's stored patches add when the end of the game places them: each in turn on the square
-    where it adds most (the rows and columns it completes, a civ card's medal per patch)."""
+    where it adds most (the rows and columns it completes, a civ card's medal per patch). Greedy, so a row or
+    column that only two patches together would complete counts nothing: a lower bound of what the end-game
+    turn, which plans the patches together, can reach."""
     s = state.seats[seat]
     start = medals = scoring.planet_medals(s) + scoring.civ_medals(s)
     for _ in range(s.stored_patches):
