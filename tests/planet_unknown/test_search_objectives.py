@@ -23,6 +23,10 @@ OTHERS = (56, 63, 46)
 """The tech tracker at the top, no uncovered ice and a water area of 6 icons."""
 RECTANGLES = (37, 49, 40)
 """A 3x3 civ block, a 2x5 civ block and a 3x3 water block."""
+ROVER_SQUARE, ROVER_STRIP = 41, 53
+"""A 3x3 rover block (met in about a fifth of the games that keep it) and a 2x5 one (never met in 43)."""
+TECH_SQUARE, TECH_STRIP = 38, 51
+"""A 3x3 tech block and a 2x5 one: of these two the 3x3 is met less often."""
 
 
 def rejected(offer: tuple[int, ...]) -> contract.JSON:
@@ -41,9 +45,15 @@ def test_the_card_met_least_often_is_rejected_wherever_it_was_dealt(offer: tuple
     assert rejected(offer) == {"action": "reject", "card": ENERGY_BLOCK}
 
 
-def test_more_lifepods_than_meteorites_is_given_up_before_a_rectangle() -> None:
+def test_more_lifepods_than_meteorites_is_given_up_before_a_3x3_block() -> None:
     assert private_objectives()[TIGHT_SHIP].condition == "lifepods_collected_more_than_meteorites_collected"
-    assert rejected((*RECTANGLES, TIGHT_SHIP)) == {"action": "reject", "card": TIGHT_SHIP}
+    squares = (RECTANGLES[0], RECTANGLES[2], ROVER_SQUARE)
+    assert all(private_objectives()[c].params["size"] == [3, 3] for c in squares)
+    assert rejected((*squares, TIGHT_SHIP)) == {"action": "reject", "card": TIGHT_SHIP}
+
+
+def test_a_2x5_civ_block_is_given_up_before_more_lifepods_than_meteorites() -> None:
+    assert rejected((RECTANGLES[1], TIGHT_SHIP, *OTHERS[:2])) == {"action": "reject", "card": RECTANGLES[1]}
 
 
 def test_a_biomass_block_is_kept_over_blocks_of_other_terrains() -> None:
@@ -59,4 +69,20 @@ def test_a_biomass_block_is_kept_over_blocks_of_other_terrains() -> None:
 def test_every_private_objective_has_a_measured_rate() -> None:
     rates = {card_id: search.met_rate(card_id) for card_id in private_objectives()}
     assert all(0 < rate < 1 for rate in rates.values())
-    assert rates[ENERGY_BLOCK] == min(rates.values())
+    assert rates[ROVER_STRIP] == min(rates.values())
+    blocks = {c for c, card in private_objectives().items() if card.condition == "rectangle_of_terrain"}
+    assert rates[ENERGY_BLOCK] < min(rate for c, rate in rates.items() if c not in blocks)
+
+
+@pytest.mark.parametrize(
+    ("offer", "given_up"),
+    [
+        ((ROVER_SQUARE, ROVER_STRIP, *OTHERS[:2]), ROVER_STRIP),
+        ((ROVER_STRIP, ROVER_SQUARE, *OTHERS[:2]), ROVER_STRIP),
+        ((TECH_STRIP, TECH_SQUARE, *OTHERS[:2]), TECH_SQUARE),
+        ((TECH_SQUARE, TECH_STRIP, *OTHERS[:2]), TECH_SQUARE),
+    ],
+)
+def test_a_block_is_rated_by_its_size_as_well_as_its_terrain(offer: tuple[int, ...], given_up: int) -> None:
+    assert {private_objectives()[c].terrain for c in offer[:2]} == {private_objectives()[given_up].terrain}
+    assert rejected(offer) == {"action": "reject", "card": given_up}
