@@ -19,7 +19,7 @@ ENERGY_BLOCK = 42
 but the 2x5 rover block."""
 TIGHT_SHIP = 62
 """More lifepods than meteorites collected: met in about half the games, at the cost of meteorites left on the
-planet."""
+planet; given up whenever dealt (``search.GIVEN_UP_FIRST``)."""
 OTHERS = (56, 63, 46)
 """The tech tracker at the top, no uncovered ice and a water area of 6 icons."""
 RECTANGLES = (37, 49, 40)
@@ -53,8 +53,17 @@ def test_more_lifepods_than_meteorites_is_given_up_before_a_3x3_block() -> None:
     assert rejected((*squares, TIGHT_SHIP)) == {"action": "reject", "card": TIGHT_SHIP}
 
 
-def test_a_2x5_civ_block_is_given_up_before_more_lifepods_than_meteorites() -> None:
-    assert rejected((RECTANGLES[1], TIGHT_SHIP, *OTHERS[:2])) == {"action": "reject", "card": RECTANGLES[1]}
+@pytest.mark.parametrize(
+    "offer",
+    [
+        (ROVER_STRIP, TIGHT_SHIP, *OTHERS[:2]),
+        (TIGHT_SHIP, ROVER_STRIP, ENERGY_BLOCK, RECTANGLES[1]),
+        (RECTANGLES[1], ENERGY_BLOCK, ROVER_STRIP, TIGHT_SHIP),
+    ],
+)
+def test_more_lifepods_than_meteorites_is_given_up_whenever_dealt(offer: tuple[int, ...]) -> None:
+    assert search.met_rate(ROVER_STRIP) < search.met_rate(TIGHT_SHIP)
+    assert rejected(offer) == {"action": "reject", "card": TIGHT_SHIP}
 
 
 def test_a_biomass_block_is_kept_over_blocks_of_other_terrains() -> None:
