@@ -20,6 +20,9 @@ but the 2x5 rover block."""
 TIGHT_SHIP = 62
 """More lifepods than meteorites collected: met in about half the games, at the cost of meteorites left on the
 planet; given up whenever dealt (``search.GIVEN_UP_FIRST``)."""
+NINE_METEORITES = 61
+"""9 meteorites collected: met in about 4 of 10 games that keep it; keeping it draws the rovers to the
+meteorites."""
 OTHERS = (56, 63, 46)
 """The tech tracker at the top, no uncovered ice and a water area of 6 icons."""
 RECTANGLES = (37, 49, 40)
@@ -64,6 +67,12 @@ def test_more_lifepods_than_meteorites_is_given_up_before_a_3x3_block() -> None:
 def test_more_lifepods_than_meteorites_is_given_up_whenever_dealt(offer: tuple[int, ...]) -> None:
     assert search.met_rate(ROVER_STRIP) < search.met_rate(TIGHT_SHIP)
     assert rejected(offer) == {"action": "reject", "card": TIGHT_SHIP}
+
+
+def test_nine_meteorites_collected_is_kept_over_a_3x3_rover_block() -> None:
+    assert private_objectives()[NINE_METEORITES].condition == "meteorites_collected_at_least"
+    offer = (NINE_METEORITES, ROVER_SQUARE, *OTHERS[:2])
+    assert rejected(offer) == {"action": "reject", "card": ROVER_SQUARE}
 
 
 def test_a_biomass_block_is_kept_over_blocks_of_other_terrains() -> None:
