@@ -538,7 +538,8 @@ def met_rate(card_id: int) -> float:
 
 def dealt_reject(state: State, seat: int, moves: list[Move]) -> Move | None:
     """When ``seat`` is to give up one of the objective cards dealt to it (every legal move a reject), the
-    reject of a card in :data:`GIVEN_UP_FIRST`, else of the card with the lowest :func:`met_rate`; else None."""
+    reject of a card whose kind is in :data:`GIVEN_UP_FIRST`, else of the card with the lowest :func:`met_rate`;
+    else None."""
     if not state.seats[seat].objective_offer:
         return None
     rejects = [m for m in moves if isinstance(m, Reject)]
